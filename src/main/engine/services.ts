@@ -1,0 +1,111 @@
+// The contracts between the engine's parts. engine.ts builds an EngineServices object;
+// route modules, jobs and the desktop shell receive it (or the parts they need).
+import type {
+  ConsolidationRun,
+  EmbedderStateDto,
+  KeySource,
+  MemorySection,
+  SearchRequest,
+  SearchResult,
+} from '../../shared/api.ts';
+import type { Settings, SettingsPatch } from '../../shared/settings.ts';
+import type { Clock } from './clock.ts';
+import type { Logger } from './logger.ts';
+import type { Db } from './store/migrate.ts';
+
+export interface SettingsService {
+  get(): Settings;
+  /** Validates (ranges enforced), persists in the encrypted db, notifies listeners. */
+  update(patch: SettingsPatch): Settings;
+  onChange(listener: (next: Settings, prev: Settings) => void): () => void;
+}
+
+/** A chat message as the OpenAI API carries it (content may be a string or parts). */
+export interface ChatMessageLike {
+  role: string;
+  content?: string | Array<{ type: string; text?: string; [k: string]: unknown }> | null;
+  [k: string]: unknown;
+}
+
+export interface CompletionOptions {
+  model: string;
+  messages: ChatMessageLike[];
+  /** Ask for a JSON object (structured output) when the provider supports it. */
+  json?: boolean;
+  temperature?: number;
+  maxTokens?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+export interface CompletionResult {
+  content: string;
+  model: string;
+  tokens: number | null;
+}
+
+/** The upstream provider (OpenAI-compatible). Used by the proxy and by the Core Model. */
+export interface UpstreamClient {
+  /** Resolved from settings on every call (providers can change at runtime). */
+  baseUrl(): string | null;
+  /** A one-shot completion, used for distillation and the llm gate. Throws CairnError. */
+  complete(options: CompletionOptions): Promise<CompletionResult>;
+}
+
+export interface ContextResult {
+  section: MemorySection;
+  /** The `[Memory] ... [/Memory]` block, or '' when nothing would be injected. */
+  block: string;
+  tokens: number;
+}
+
+/** Read path (DESIGN §7): gate, search, planner. */
+export interface MemoryReader {
+  /** What would be injected for this message (also used by POST /memory/context). */
+  buildContext(
+    agentId: string,
+    message: string,
+    options?: { signal?: AbortSignal; bumpUsage?: boolean },
+  ): Promise<ContextResult>;
+  search(request: SearchRequest): Promise<SearchResult[]>;
+}
+
+/** Write path (DESIGN §6): debounced distillation of recorded turns. */
+export interface DistillerService {
+  /** A turn was recorded (hot path: must return at once). */
+  notifyTurn(agentId: string, conversationId: string): void;
+  /** Distil this conversation's pending signals now (ingest without skip_extraction). */
+  distilNow(agentId: string, conversationId: string): Promise<void>;
+  /** Re-arm pending signals found in the database at start-up. */
+  recover(): void;
+  /** Shutdown: process what can be processed within `timeoutMs`, then stop. */
+  flush(timeoutMs: number): Promise<void>;
+}
+
+export interface ConsolidatorService {
+  /** One consolidation pass (decay, merge, promote, evict, prune); never on the request path. */
+  run(trigger: 'timer' | 'manual', agentId?: string): Promise<ConsolidationRun>;
+}
+
+/** What the rest of the engine needs to know about embeddings (vector/ owns the rest). */
+export interface EmbedderStatus {
+  state(): EmbedderStateDto;
+}
+
+export interface EngineServices {
+  db: Db;
+  dataDir: string;
+  dbPath: string;
+  version: string;
+  logger: Logger;
+  clock: Clock;
+  keySource: KeySource;
+  /** The access token clients pass as `Authorization: Bearer`. */
+  token: string;
+  settings: SettingsService;
+  upstream: UpstreamClient;
+  memory: MemoryReader;
+  distiller: DistillerService;
+  consolidator: ConsolidatorService;
+  embedder: EmbedderStatus;
+  startedAt: number;
+}

@@ -1,0 +1,46 @@
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { ErrorCode } from '../../../shared/errors.ts';
+import { CairnError } from '../errors.ts';
+import { migration001 } from './migrations/001_initial.ts';
+
+export type Db = Database.Database;
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Db): void;
+}
+
+/** Every migration, in order. A shipped migration is never edited; add a new file instead. */
+export const migrations: readonly Migration[] = [migration001];
+
+export const latestVersion = migrations.at(-1)?.version ?? 0;
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the schema to `target` (default: latest), one transaction per migration, tracked
+ * with PRAGMA user_version. Refuses a database written by a newer Cairn.
+ */
+export function migrate(db: Db, target: number = latestVersion): number {
+  const current = schemaVersion(db);
+  if (current > latestVersion) {
+    throw new CairnError(
+      ErrorCode.DatabaseTooNew,
+      `The database is at schema version ${current}, newer than this Cairn supports (${latestVersion}). Update Cairn to open it.`,
+      { status: 500 },
+    );
+  }
+  let applied = 0;
+  for (const m of migrations) {
+    if (m.version <= current || m.version > target) continue;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+    applied++;
+  }
+  return applied;
+}

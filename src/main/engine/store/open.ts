@@ -1,0 +1,57 @@
+import Database from 'better-sqlite3-multiple-ciphers';
+import { ErrorCode } from '../../../shared/errors.ts';
+import { CairnError } from '../errors.ts';
+import { migrate, type Db } from './migrate.ts';
+
+export interface OpenOptions {
+  /** Path of memory.sqlite, or ':memory:' in unit tests. */
+  path: string;
+  /** The raw 32-byte SQLCipher key. */
+  key: Buffer;
+  readonly?: boolean;
+  /** Run migrations (default true). */
+  migrate?: boolean;
+}
+
+/**
+ * Opens the encrypted database. The key is applied first and checked with a read before any
+ * pragma that writes, so a wrong key leaves the file byte-identical
+ * (https://www.zetetic.net/sqlcipher/sqlcipher-api/#testing-the-key).
+ */
+export function openDatabase(options: OpenOptions): Db {
+  if (options.key.length !== 32) {
+    throw new CairnError(
+      ErrorCode.BadRequest,
+      'The database key must be 32 bytes (64 hex characters).',
+    );
+  }
+  const db = new Database(options.path, {
+    readonly: options.readonly ?? false,
+    fileMustExist: false,
+  });
+  try {
+    db.pragma(`cipher = 'sqlcipher'`);
+    db.pragma(`key = "x'${options.key.toString('hex')}'"`);
+    try {
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+    } catch (err) {
+      throw new CairnError(
+        ErrorCode.WrongKey,
+        `The database at ${options.path} cannot be opened with this key (wrong key, or not a Cairn database). It was left untouched.`,
+        { status: 500, cause: err },
+      );
+    }
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.pragma('foreign_keys = ON');
+    db.pragma('secure_delete = ON');
+    db.pragma('busy_timeout = 5000');
+    if (!options.readonly && options.migrate !== false) migrate(db);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

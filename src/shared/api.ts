@@ -1,0 +1,304 @@
+// HTTP API shapes (DESIGN §9). One zod schema per shape, used by the server to validate
+// and by the renderer's client to type and check responses.
+import { z } from 'zod';
+
+const agentId = z
+  .string()
+  .trim()
+  .min(1, 'agent_id must not be empty')
+  .max(200, 'agent_id is at most 200 characters');
+const conversationId = z.string().trim().min(1).max(200);
+const isoOrDateString = z.string().trim().min(1).max(100);
+
+// ---------- health ----------
+export const KeySource = z.enum(['keychain', 'env', 'keyfile', 'recovery']);
+export type KeySource = z.infer<typeof KeySource>;
+
+export const EmbedderStateSchema = z.object({
+  status: z.enum(['disabled', 'idle', 'downloading', 'loading', 'ready', 'error']),
+  model: z.string(),
+  progress: z.number().nullable(),
+  dims: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type EmbedderStateDto = z.infer<typeof EmbedderStateSchema>;
+
+export const HealthResponse = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  encryption: z.object({ enabled: z.boolean(), cipher: z.string(), keySource: KeySource }),
+  embedder: EmbedderStateSchema,
+  upstream: z.object({ configured: z.boolean(), url: z.string().nullable() }),
+  memoryEnabled: z.boolean(),
+  uptimeSeconds: z.number(),
+});
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
+// ---------- ingest ----------
+export const IngestTurn = z.object({
+  user: z.string().max(200_000),
+  assistant: z.string().max(200_000).default(''),
+  date: isoOrDateString.optional(),
+});
+export const IngestRequest = z.object({
+  agent_id: agentId,
+  conversation_id: conversationId,
+  turns: z.array(IngestTurn).min(1, 'turns must hold at least one turn').max(10_000),
+  session_date: isoOrDateString.optional(),
+  skip_extraction: z.boolean().optional(),
+});
+export type IngestRequest = z.infer<typeof IngestRequest>;
+export const IngestResponse = z.object({
+  status: z.literal('ok'),
+  turns_ingested: z.number().int(),
+});
+export type IngestResponse = z.infer<typeof IngestResponse>;
+
+// ---------- agents ----------
+export const AgentSummary = z.object({
+  id: z.string(),
+  pinned_count: z.number().int(),
+  episode_count: z.number().int(),
+  transcript_count: z.number().int(),
+  pending_count: z.number().int(),
+  last_activity_at: z.string().nullable(),
+});
+export type AgentSummary = z.infer<typeof AgentSummary>;
+export const AgentsResponse = z.object({ agents: z.array(AgentSummary) });
+export type AgentsResponse = z.infer<typeof AgentsResponse>;
+
+// ---------- search ----------
+export const SearchScope = z.enum(['pinned', 'episodes', 'transcript']);
+export type SearchScope = z.infer<typeof SearchScope>;
+export const SearchRequest = z.object({
+  agent_id: agentId,
+  scope: SearchScope,
+  query: z.string().max(10_000),
+  top_k: z.number().int().min(1).max(100).optional(),
+  days: z.number().int().min(1).max(36_500).optional(),
+});
+export type SearchRequest = z.infer<typeof SearchRequest>;
+export const SearchResult = z.object({
+  id: z.number().int(),
+  scope: SearchScope,
+  content: z.string(),
+  score: z.number(),
+  created_at: z.string(),
+  conversation_id: z.string().nullable(),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+export const SearchResponse = z.object({ results: z.array(SearchResult) });
+export type SearchResponse = z.infer<typeof SearchResponse>;
+
+// ---------- context ----------
+export const MemorySection = z.enum(['identity', 'pinned', 'episode', 'transcript', 'none']);
+export type MemorySection = z.infer<typeof MemorySection>;
+export const ContextRequest = z.object({ agent_id: agentId, message: z.string().max(200_000) });
+export type ContextRequest = z.infer<typeof ContextRequest>;
+export const ContextResponse = z.object({
+  section: MemorySection,
+  block: z.string(),
+  tokens: z.number().int(),
+});
+export type ContextResponse = z.infer<typeof ContextResponse>;
+
+// ---------- consolidation ----------
+export const ConsolidateRequest = z.object({ agent_id: agentId.optional() });
+export const ConsolidationCounts = z.object({
+  decayed: z.number().int(),
+  merged: z.number().int(),
+  promoted: z.number().int(),
+  evicted: z.number().int(),
+  pruned_episodes: z.number().int(),
+  pruned_transcript: z.number().int(),
+});
+export type ConsolidationCounts = z.infer<typeof ConsolidationCounts>;
+export const ConsolidationRun = z.object({
+  id: z.number().int(),
+  trigger: z.enum(['timer', 'manual']),
+  agent_id: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  status: z.enum(['running', 'ok', 'error']),
+  counts: ConsolidationCounts,
+  error: z.string().nullable(),
+});
+export type ConsolidationRun = z.infer<typeof ConsolidationRun>;
+/** POST /memory/consolidate answers with the run, whose counts are per step. */
+export const ConsolidateResponse = ConsolidationRun;
+export const ConsolidationRunsResponse = z.object({ runs: z.array(ConsolidationRun) });
+
+// ---------- browse / edit ----------
+export const Pagination = z.object({
+  agent_id: agentId,
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  q: z.string().max(1000).optional(),
+});
+
+export const PinnedFact = z.object({
+  id: z.number().int(),
+  agent_id: z.string(),
+  content: z.string(),
+  salience: z.number(),
+  source_count: z.number().int(),
+  use_count: z.number().int(),
+  last_used: z.string().nullable(),
+  tags: z.array(z.string()),
+  status: z.enum(['active', 'disabled']),
+  pinned_by_user: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type PinnedFact = z.infer<typeof PinnedFact>;
+export const PinnedListQuery = Pagination.extend({
+  status: z.enum(['active', 'disabled', 'all']).default('all'),
+  sort: z.enum(['salience', 'created_at', 'last_used', 'use_count']).default('salience'),
+});
+export const PinnedListResponse = z.object({ items: z.array(PinnedFact), total: z.number().int() });
+export const PinnedCreate = z.object({
+  agent_id: agentId,
+  content: z.string().trim().min(1, 'content must not be empty').max(2000),
+  salience: z.number().min(0).max(1).optional(),
+  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+  pinned_by_user: z.boolean().optional(),
+});
+export const PinnedPatch = z
+  .object({
+    content: z.string().trim().min(1, 'content must not be empty').max(2000).optional(),
+    salience: z.number().min(0).max(1).optional(),
+    tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+    status: z.enum(['active', 'disabled']).optional(),
+    pinned_by_user: z.boolean().optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, 'nothing to change');
+
+export const Episode = z.object({
+  id: z.number().int(),
+  agent_id: z.string(),
+  conversation_id: z.string().nullable(),
+  summary: z.string(),
+  topics: z.array(z.string()),
+  entities: z.array(z.string()),
+  decisions: z.array(z.string()),
+  action_items: z.array(z.string()),
+  salience: z.number(),
+  conversation_at: z.string(),
+  last_used: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Episode = z.infer<typeof Episode>;
+export const EpisodeListResponse = z.object({ items: z.array(Episode), total: z.number().int() });
+export const EpisodePatch = z
+  .object({
+    summary: z.string().trim().min(1).max(20_000).optional(),
+    topics: z.array(z.string().max(100)).max(50).optional(),
+    entities: z.array(z.string().max(100)).max(50).optional(),
+    decisions: z.array(z.string().max(1000)).max(50).optional(),
+    action_items: z.array(z.string().max(1000)).max(50).optional(),
+    salience: z.number().min(0).max(1).optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, 'nothing to change');
+
+export const TranscriptRow = z.object({
+  id: z.number().int(),
+  agent_id: z.string(),
+  conversation_id: z.string(),
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.string(),
+  created_at: z.string(),
+});
+export type TranscriptRow = z.infer<typeof TranscriptRow>;
+export const TranscriptListQuery = Pagination.extend({
+  conversation_id: z.string().max(200).optional(),
+});
+export const TranscriptListResponse = z.object({
+  items: z.array(TranscriptRow),
+  total: z.number().int(),
+});
+
+export const Identity = z.object({
+  agent_id: z.string(),
+  narrative: z.string(),
+  overrides: z.array(z.string()),
+  updated_at: z.string().nullable(),
+});
+export type Identity = z.infer<typeof Identity>;
+export const IdentityPut = z.object({
+  agent_id: agentId,
+  narrative: z.string().max(20_000).optional(),
+  overrides: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
+});
+
+export const DeletedResponse = z.object({ deleted: z.boolean(), id: z.number().int().optional() });
+
+// ---------- stats / diagnostics ----------
+export const StatsResponse = z.object({
+  agents: z.number().int(),
+  pinned: z.number().int(),
+  episodes: z.number().int(),
+  transcript: z.number().int(),
+  pending: z.number().int(),
+  dead_letters: z.number().int(),
+  vectors: z.number().int(),
+  db_size_bytes: z.number().int(),
+  history: z
+    .array(
+      z.object({
+        at: z.string(),
+        pinned: z.number(),
+        episodes: z.number(),
+        avg_salience: z.number(),
+      }),
+    )
+    .default([]),
+});
+export type StatsResponse = z.infer<typeof StatsResponse>;
+
+export const PendingSignal = z.object({
+  id: z.number().int(),
+  agent_id: z.string(),
+  conversation_id: z.string(),
+  status: z.enum(['pending', 'processing', 'processed', 'dead_letter']),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export const ProcessingLogEntry = z.object({
+  id: z.number().int(),
+  kind: z.enum(['distill', 'consolidate', 'embed']),
+  agent_id: z.string().nullable(),
+  status: z.enum(['ok', 'error', 'dead_letter', 'skipped']),
+  model: z.string().nullable(),
+  tokens: z.number().int().nullable(),
+  duration_ms: z.number().int(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+});
+export const DiagnosticsResponse = z.object({
+  pending: z.array(PendingSignal),
+  dead_letters: z.array(PendingSignal),
+  processing_log: z.array(ProcessingLogEntry),
+  db_size_bytes: z.number().int(),
+  wal_size_bytes: z.number().int(),
+  embedder: EmbedderStateSchema,
+});
+export type DiagnosticsResponse = z.infer<typeof DiagnosticsResponse>;
+
+// ---------- chat completions (validated loosely: forwarded as is) ----------
+const ContentPart = z.object({ type: z.string() }).passthrough();
+export const ChatMessage = z
+  .object({
+    role: z.enum(['system', 'user', 'assistant', 'tool', 'developer', 'function']),
+    content: z.union([z.string(), z.array(ContentPart), z.null()]).optional(),
+  })
+  .passthrough();
+export const ChatCompletionRequest = z
+  .object({
+    model: z.string().min(1, 'model is required').max(500),
+    messages: z.array(ChatMessage).min(1, 'messages must not be empty'),
+    stream: z.boolean().optional(),
+  })
+  .passthrough();
+export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
