@@ -91,6 +91,24 @@ export interface EmbedderStatus {
   state(): EmbedderStateDto;
 }
 
+export type VectorKind = 'transcript' | 'episode' | 'pinned';
+
+/** Embedding-backed search (vector/vector-service.ts). Absent or not ready → FTS5 only. */
+export interface VectorService {
+  isReady(): boolean;
+  /** Embed and store (BLOB in the encrypted db) + add to the in-memory index. */
+  indexRows(kind: VectorKind, rows: { id: number; agentId: string; text: string }[]): Promise<void>;
+  remove(kind: VectorKind, id: number): void;
+  search(
+    agentId: string,
+    kind: VectorKind,
+    queryText: string,
+    k: number,
+  ): Promise<{ id: number; score: number }[]>;
+  /** Embed rows that have no vector for the current model yet (after the model becomes ready). */
+  backfill(signal?: AbortSignal): Promise<number>;
+}
+
 export interface EngineServices {
   db: Db;
   dataDir: string;
@@ -107,5 +125,7 @@ export interface EngineServices {
   distiller: DistillerService;
   consolidator: ConsolidatorService;
   embedder: EmbedderStatus;
+  /** null when embeddings are disabled (embeddingBackend 'none'). */
+  vectors: VectorService | null;
   startedAt: number;
 }
