@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { appendIdentityOverrides, getIdentity, putIdentity } from './identity.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+function db() {
+  const t = tempDatabase();
+  cleanups.push(t.cleanup);
+  return t.db;
+}
+
+describe('identity repository', () => {
+  it('returns an empty identity for an unknown agent', () => {
+    expect(getIdentity(db(), 'a')).toEqual({
+      agent_id: 'a',
+      narrative: '',
+      overrides: [],
+      updated_at: null,
+    });
+  });
+
+  it('stores per agent and appends overrides without duplicates', () => {
+    const d = db();
+    putIdentity(d, 'a', { narrative: 'Ada, engineer' }, 1000);
+    expect(
+      appendIdentityOverrides(d, 'a', ["User's name is Ada", 'User lives in Paris'], 2000),
+    ).toBe(2);
+    expect(appendIdentityOverrides(d, 'a', ["user's name is Ada.", 'User likes tea'], 3000)).toBe(
+      1,
+    );
+    const a = getIdentity(d, 'a');
+    expect(a.narrative).toBe('Ada, engineer');
+    expect(a.overrides).toEqual(["User's name is Ada", 'User lives in Paris', 'User likes tea']);
+    expect(a.updated_at).toBe(3000);
+    expect(getIdentity(d, 'b').overrides).toEqual([]);
+  });
+});

@@ -1,0 +1,92 @@
+// Identity repository: per-agent narrative + always-on overrides (DESIGN §3). Tiny, always
+// injected by the read path. Every query is scoped by agent_id.
+import type { Db } from './migrate.ts';
+
+export interface IdentityRecord {
+  agent_id: string;
+  narrative: string;
+  overrides: string[];
+  /** Milliseconds since the epoch, null when the agent has no identity row yet. */
+  updated_at: number | null;
+}
+
+interface IdentityRow {
+  agent_id: string;
+  narrative: string;
+  overrides: string;
+  updated_at: number | null;
+}
+
+function parseList(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The agent's identity; an empty one (narrative '', no overrides) when none is stored. */
+export function getIdentity(db: Db, agentId: string): IdentityRecord {
+  const row = db
+    .prepare('SELECT agent_id, narrative, overrides, updated_at FROM identity WHERE agent_id = ?')
+    .get(agentId) as IdentityRow | undefined;
+  if (!row) return { agent_id: agentId, narrative: '', overrides: [], updated_at: null };
+  return {
+    agent_id: row.agent_id,
+    narrative: row.narrative,
+    overrides: parseList(row.overrides),
+    updated_at: row.updated_at,
+  };
+}
+
+/** Replaces narrative and/or overrides (fields left undefined are kept). */
+export function putIdentity(
+  db: Db,
+  agentId: string,
+  patch: { narrative?: string; overrides?: string[] },
+  now: number,
+): IdentityRecord {
+  const current = getIdentity(db, agentId);
+  const narrative = patch.narrative ?? current.narrative;
+  const overrides = patch.overrides ?? current.overrides;
+  db.prepare(
+    `INSERT INTO identity (agent_id, narrative, overrides, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (agent_id) DO UPDATE SET narrative = excluded.narrative,
+       overrides = excluded.overrides, updated_at = excluded.updated_at`,
+  ).run(agentId, narrative, JSON.stringify(overrides), now);
+  return { agent_id: agentId, narrative, overrides, updated_at: now };
+}
+
+function normalise(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Appends identity facts to the agent's overrides, skipping ones already present (compared
+ * case- and punctuation-insensitively). Returns how many were added.
+ */
+export function appendIdentityOverrides(
+  db: Db,
+  agentId: string,
+  facts: string[],
+  now: number,
+): number {
+  const current = getIdentity(db, agentId);
+  const seen = new Set(current.overrides.map(normalise));
+  const added: string[] = [];
+  for (const f of facts) {
+    const text = f.trim();
+    const key = normalise(text);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    added.push(text);
+  }
+  if (added.length === 0) return 0;
+  putIdentity(db, agentId, { overrides: [...current.overrides, ...added] }, now);
+  return added.length;
+}
