@@ -3,6 +3,7 @@
 // which the budget absorbs. The ranks ship inside js-tiktoken (no download, works offline).
 import { createRequire } from 'node:module';
 import type { Tiktoken } from 'js-tiktoken/lite';
+import type * as TiktokenLite from 'js-tiktoken/lite';
 
 /** Above this many characters the count is extrapolated from a sample (BPE is O(n log n)+). */
 export const EXACT_LIMIT_CHARS = 16_000;
@@ -16,8 +17,7 @@ function getEncoder(): Tiktoken {
   if (encoder) return encoder;
   // createRequire keeps the load synchronous and lazy (an `import` would load it at start-up).
   const require = createRequire(import.meta.url);
-  const { Tiktoken: TiktokenCtor } =
-    require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+  const { Tiktoken: TiktokenCtor } = require('js-tiktoken/lite') as typeof TiktokenLite;
   type Ranks = ConstructorParameters<typeof TiktokenCtor>[0];
   // The CJS build exports the ranks object itself; an ESM interop wrapper has it as default.
   const mod = require('js-tiktoken/ranks/cl100k_base') as Ranks | { default: Ranks };
