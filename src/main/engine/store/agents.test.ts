@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { listAgentSummaries } from './agents.ts';
+import { recordTurn } from './transcript.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+describe('agent summaries', () => {
+  it('counts every kind of memory per agent', () => {
+    const t = tempDatabase();
+    cleanups.push(t.cleanup);
+    const d = t.db;
+    recordTurn(d, {
+      agentId: 'alice',
+      conversationId: 'c',
+      messages: [
+        { role: 'user', content: 'u', createdAt: Date.UTC(2024, 0, 1) },
+        { role: 'assistant', content: 'a', createdAt: Date.UTC(2024, 0, 2) },
+      ],
+    });
+    d.prepare(
+      `INSERT INTO episodes (agent_id, summary, conversation_at, created_at, updated_at) VALUES ('alice', 's', ?, 0, 0)`,
+    ).run(Date.UTC(2024, 0, 3));
+    d.prepare(
+      `INSERT INTO pinned_facts (agent_id, content, created_at, updated_at) VALUES ('bob', 'f', 0, 0)`,
+    ).run();
+    d.prepare(`UPDATE pending_signals SET status = 'processed'`).run();
+    recordTurn(d, {
+      agentId: 'bob',
+      conversationId: 'c',
+      messages: [{ role: 'user', content: 'x', createdAt: 5 }],
+    });
+    expect(listAgentSummaries(d)).toEqual([
+      {
+        id: 'alice',
+        pinned_count: 0,
+        episode_count: 1,
+        transcript_count: 2,
+        pending_count: 0,
+        last_activity_at: '2024-01-03T00:00:00.000Z',
+      },
+      {
+        id: 'bob',
+        pinned_count: 1,
+        episode_count: 0,
+        transcript_count: 1,
+        pending_count: 1,
+        last_activity_at: new Date(5).toISOString(),
+      },
+    ]);
+  });
+
+  it('answers from covering indexes (no table scan)', () => {
+    const t = tempDatabase();
+    cleanups.push(t.cleanup);
+    const plan = (sql: string) =>
+      (t.db.prepare('EXPLAIN QUERY PLAN ' + sql).all() as { detail: string }[])
+        .map((r) => r.detail)
+        .join(' | ');
+    expect(
+      plan('SELECT agent_id, count(*), max(created_at) FROM transcript GROUP BY agent_id'),
+    ).toMatch(/COVERING INDEX transcript_agent_created/);
+    expect(
+      plan(
+        `SELECT agent_id, count(*) FROM pending_signals WHERE status = 'pending' GROUP BY agent_id`,
+      ),
+    ).toMatch(/COVERING INDEX pending_signals_status/);
+    expect(plan('SELECT agent_id, count(*) FROM pinned_facts GROUP BY agent_id')).toMatch(
+      /COVERING INDEX/,
+    );
+  });
+
+  it('stays fast with 100k transcript rows', () => {
+    const t = tempDatabase();
+    cleanups.push(t.cleanup);
+    const insert = t.db.prepare(
+      `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES (?, 'c', 'user', 'x', ?)`,
+    );
+    t.db.transaction(() => {
+      for (let i = 0; i < 100_000; i++) insert.run(`agent-${i % 20}`, i);
+    })();
+    const started = performance.now();
+    const agents = listAgentSummaries(t.db);
+    const ms = performance.now() - started;
+    expect(agents).toHaveLength(20);
+    expect(agents[0]!.transcript_count).toBe(5000);
+    expect(ms).toBeLessThan(200);
+  });
+});

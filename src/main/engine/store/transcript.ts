@@ -1,0 +1,190 @@
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
+import type { TranscriptRow } from '../../../shared/api.ts';
+import type { Db } from './migrate.ts';
+
+// The raw record (DESIGN §3): one row per message, plus one pending signal per recorded
+// turn or ingest batch, written in the same transaction (DESIGN §5 step 6) so a signal never
+// points at rows that are not there, and rows are never recorded without their signal.
+
+export type TranscriptRole = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface TranscriptMessage {
+  role: TranscriptRole;
+  content: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+}
+
+export interface RecordTurnInput {
+  agentId: string;
+  conversationId: string;
+  messages: TranscriptMessage[];
+  /** Time of the signal row (defaults to Date.now()). */
+  now?: number;
+}
+
+export interface RecordTurnResult {
+  transcriptIds: number[];
+  signalId: number;
+}
+
+interface TranscriptStatements {
+  insertRow: Statement<[string, string, string, string, number]>;
+  insertSignal: Statement<[string, string, number, number, number, number]>;
+}
+
+// Prepared statements are cached per connection: preparing costs more than running them on
+// the hot path. A WeakMap keyed by the connection keeps no state beyond its lifetime.
+const statementCache = new WeakMap<Db, TranscriptStatements>();
+
+function statements(db: Db): TranscriptStatements {
+  let s = statementCache.get(db);
+  if (!s) {
+    s = {
+      insertRow: db.prepare(
+        'INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
+      ),
+      insertSignal: db.prepare(
+        `INSERT INTO pending_signals
+           (agent_id, conversation_id, status, attempts, first_transcript_id, last_transcript_id, created_at, updated_at)
+         VALUES (?, ?, 'pending', 0, ?, ?, ?, ?)`,
+      ),
+    };
+    statementCache.set(db, s);
+  }
+  return s;
+}
+
+/** Writes the messages and one pending signal in one transaction. */
+export function recordTurn(db: Db, input: RecordTurnInput): RecordTurnResult {
+  if (input.messages.length === 0) throw new Error('recordTurn needs at least one message');
+  const s = statements(db);
+  const now = input.now ?? Date.now();
+  return db.transaction((): RecordTurnResult => {
+    const transcriptIds = new Array<number>(input.messages.length);
+    for (let i = 0; i < input.messages.length; i++) {
+      const m = input.messages[i]!;
+      const info = s.insertRow.run(
+        input.agentId,
+        input.conversationId,
+        m.role,
+        m.content,
+        m.createdAt,
+      );
+      transcriptIds[i] = Number(info.lastInsertRowid);
+    }
+    const signal = s.insertSignal.run(
+      input.agentId,
+      input.conversationId,
+      transcriptIds[0]!,
+      transcriptIds[transcriptIds.length - 1]!,
+      now,
+      now,
+    );
+    return { transcriptIds, signalId: Number(signal.lastInsertRowid) };
+  })();
+}
+
+interface TranscriptDbRow {
+  id: number;
+  agent_id: string;
+  conversation_id: string;
+  role: TranscriptRole;
+  content: string;
+  created_at: number;
+}
+
+export function toTranscriptDto(row: TranscriptDbRow): TranscriptRow {
+  return {
+    id: row.id,
+    agent_id: row.agent_id,
+    conversation_id: row.conversation_id,
+    role: row.role,
+    content: row.content,
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+export interface ListTranscriptInput {
+  agentId: string;
+  conversationId?: string;
+  limit: number;
+  offset: number;
+  /** Plain substring filter (bound as a LIKE parameter, never spliced). */
+  q?: string;
+  /** Oldest first (a conversation read top to bottom) or newest first (default). */
+  order?: 'asc' | 'desc';
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+/** One agent's transcript rows, newest first by default, with the total for paging. */
+export function listTranscript(
+  db: Db,
+  input: ListTranscriptInput,
+): { items: TranscriptRow[]; total: number } {
+  const where = ['agent_id = ?'];
+  const params: (string | number)[] = [input.agentId];
+  if (input.conversationId !== undefined) {
+    where.push('conversation_id = ?');
+    params.push(input.conversationId);
+  }
+  if (input.q !== undefined && input.q.trim() !== '') {
+    where.push("content LIKE ? ESCAPE '\\'");
+    params.push('%' + escapeLike(input.q.trim()) + '%');
+  }
+  const clause = where.join(' AND ');
+  const dir = input.order === 'asc' ? 'ASC' : 'DESC';
+  const order = input.conversationId !== undefined ? `id ${dir}` : `created_at ${dir}, id ${dir}`;
+  const rows = db
+    .prepare(`SELECT * FROM transcript WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .all(...params, input.limit, input.offset) as TranscriptDbRow[];
+  const total = (
+    db.prepare(`SELECT count(*) AS n FROM transcript WHERE ${clause}`).get(...params) as {
+      n: number;
+    }
+  ).n;
+  return { items: rows.map(toTranscriptDto), total };
+}
+
+export function getTranscriptRow(db: Db, agentId: string, id: number): TranscriptRow | null {
+  const row = db
+    .prepare('SELECT * FROM transcript WHERE id = ? AND agent_id = ?')
+    .get(id, agentId) as TranscriptDbRow | undefined;
+  return row ? toTranscriptDto(row) : null;
+}
+
+/** Rows by id for one agent (e.g. to index vectors after a recording), in id order. */
+export function getTranscriptRows(db: Db, agentId: string, ids: number[]): TranscriptRow[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(
+      'SELECT * FROM transcript WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    )
+    .all(agentId, JSON.stringify(ids)) as TranscriptDbRow[];
+  return rows.map(toTranscriptDto);
+}
+
+/** Deletes one row of one agent (FTS entry and vector go with it, by trigger). */
+export function deleteTranscriptRow(db: Db, agentId: string, id: number): boolean {
+  return (
+    db.prepare('DELETE FROM transcript WHERE id = ? AND agent_id = ?').run(id, agentId).changes > 0
+  );
+}
+
+/** Deletes a whole conversation of one agent; returns the number of rows removed. */
+export function deleteConversation(db: Db, agentId: string, conversationId: string): number {
+  return db
+    .prepare('DELETE FROM transcript WHERE agent_id = ? AND conversation_id = ?')
+    .run(agentId, conversationId).changes;
+}
+
+export function countTranscript(db: Db, agentId: string): number {
+  return (
+    db.prepare('SELECT count(*) AS n FROM transcript WHERE agent_id = ?').get(agentId) as {
+      n: number;
+    }
+  ).n;
+}
