@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defaultSettings } from '../../shared/settings.ts';
+import { tempDatabase } from '../../../test/helpers/temp-db.ts';
+import { silentLogger } from './logger.ts';
+import { createSettingsService, toPublicSettings } from './settings-service.ts';
+import { isCairnError } from './errors.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+function setup() {
+  const t = tempDatabase();
+  cleanups.push(t.cleanup);
+  return { db: t.db, svc: createSettingsService({ db: t.db, logger: silentLogger }) };
+}
+
+describe('settings service', () => {
+  it('starts from the defaults and persists a partial update without resetting other keys', () => {
+    const { db, svc } = setup();
+    expect(svc.get()).toEqual(defaultSettings);
+    svc.update({ memoryBudgetTokens: 1500 });
+    svc.update({ enabled: false });
+    expect(svc.get()).toMatchObject({ memoryBudgetTokens: 1500, enabled: false });
+    const reopened = createSettingsService({ db, logger: silentLogger });
+    expect(reopened.get()).toMatchObject({ memoryBudgetTokens: 1500, enabled: false });
+  });
+
+  it('enforces ranges with a message naming the field', () => {
+    const { svc } = setup();
+    for (const patch of [
+      { memoryBudgetTokens: 50 },
+      { summaryDebounceSeconds: 4000 },
+      { salienceFloor: 2 },
+      { nope: 1 },
+    ]) {
+      let err: unknown;
+      try {
+        svc.update(patch as never);
+      } catch (e) {
+        err = e;
+      }
+      expect(isCairnError(err) && err.code).toBe('validation_failed');
+      expect((err as Error).message).toContain(Object.keys(patch)[0]);
+    }
+    expect(svc.get()).toEqual(defaultSettings);
+  });
+
+  it('keeps a stored provider apiKey when a PUT omits it, and masks it publicly', () => {
+    const { svc } = setup();
+    svc.update({
+      providers: [{ id: 'p', name: 'P', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-secret' }],
+      activeProviderId: 'p',
+    });
+    svc.update({ providers: [{ id: 'p', name: 'Renamed', baseUrl: 'http://127.0.0.1:9/v1' }] });
+    expect(svc.get().providers[0]).toMatchObject({ name: 'Renamed', apiKey: 'sk-secret' });
+    const pub = toPublicSettings(svc.get());
+    expect(pub.providers[0]).toEqual({
+      id: 'p',
+      name: 'Renamed',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKeySet: true,
+    });
+    expect(JSON.stringify(pub)).not.toContain('sk-secret');
+    svc.update({
+      providers: [{ id: 'p', name: 'P', baseUrl: 'http://127.0.0.1:9/v1', apiKey: '' }],
+    });
+    expect(svc.get().providers[0]!.apiKey).toBeUndefined();
+    expect(() => svc.update({ activeProviderId: 'missing' })).toThrow(/activeProviderId/);
+  });
+
+  it('notifies listeners with next and previous settings', () => {
+    const { svc } = setup();
+    const seen: [boolean, boolean][] = [];
+    const off = svc.onChange((next, prev) => seen.push([next.enabled, prev.enabled]));
+    svc.update({ enabled: false });
+    off();
+    svc.update({ enabled: true });
+    expect(seen).toEqual([[false, true]]);
+  });
+});

@@ -1,0 +1,128 @@
+import { ErrorCode } from '../../shared/errors.ts';
+import {
+  type PublicSettings,
+  type Settings,
+  SettingsPatch,
+  Settings as SettingsSchema,
+} from '../../shared/settings.ts';
+import { CairnError } from './errors.ts';
+import type { Logger } from './logger.ts';
+import type { SettingsService } from './services.ts';
+import type { Db } from './store/migrate.ts';
+import { loadSettings, saveSettings } from './store/settings.ts';
+
+export interface SettingsServiceOptions {
+  db: Db;
+  logger: Logger;
+}
+
+/** A zod error as one readable sentence naming the field(s): `memoryBudgetTokens: ...`. */
+export function describeZodIssues(
+  issues: readonly { path: PropertyKey[]; message: string }[],
+): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+/**
+ * Settings are loaded once and kept in memory (the request path reads them on every call,
+ * so it must not parse anything); `update` validates, persists inside the encrypted db, then
+ * notifies listeners.
+ */
+export function createSettingsService(options: SettingsServiceOptions): SettingsService {
+  const log = options.logger.child('settings');
+  const loaded = loadSettings(options.db);
+  if (loaded.dropped.length > 0) {
+    log.warn('stored settings were invalid or unknown; using defaults for them', {
+      keys: loaded.dropped,
+    });
+  }
+  let current: Settings = Object.freeze(loaded.settings) as Settings;
+  const listeners = new Set<(next: Settings, prev: Settings) => void>();
+
+  return {
+    get: () => current,
+    update(patch) {
+      const parsed = SettingsPatch.safeParse(patch);
+      if (!parsed.success) {
+        throw new CairnError(
+          ErrorCode.ValidationFailed,
+          `Invalid settings: ${describeZodIssues(parsed.error.issues)}`,
+        );
+      }
+      const p = parsed.data;
+      // zod 4 still fills the defaults of omitted keys in Settings.partial(): keep only the
+      // keys the caller actually sent, or a PUT of one key would reset all the others.
+      const given = Object.fromEntries(
+        Object.entries(p).filter(([k]) => Object.prototype.hasOwnProperty.call(patch, k)),
+      ) as SettingsPatch;
+      if (given.providers) {
+        // A PUT never carries the stored API keys back (GET masks them): an omitted apiKey
+        // keeps the stored one, an empty string clears it.
+        given.providers = given.providers.map((prov) => {
+          if (prov.apiKey !== undefined) {
+            return prov.apiKey === '' ? { ...prov, apiKey: undefined } : prov;
+          }
+          const stored = current.providers.find((s) => s.id === prov.id);
+          return stored?.apiKey !== undefined ? { ...prov, apiKey: stored.apiKey } : prov;
+        });
+        const ids = new Set<string>();
+        for (const prov of given.providers) {
+          if (ids.has(prov.id)) {
+            throw new CairnError(
+              ErrorCode.ValidationFailed,
+              `Invalid settings: providers: duplicate provider id "${prov.id}"`,
+            );
+          }
+          ids.add(prov.id);
+        }
+      }
+      const merged = SettingsSchema.safeParse({ ...current, ...given });
+      if (!merged.success) {
+        throw new CairnError(
+          ErrorCode.ValidationFailed,
+          `Invalid settings: ${describeZodIssues(merged.error.issues)}`,
+        );
+      }
+      const next = merged.data;
+      if (
+        next.activeProviderId !== null &&
+        !next.providers.some((prov) => prov.id === next.activeProviderId)
+      ) {
+        throw new CairnError(
+          ErrorCode.ValidationFailed,
+          `Invalid settings: activeProviderId: no provider with id "${next.activeProviderId}"`,
+        );
+      }
+      saveSettings(options.db, next);
+      const prev = current;
+      current = Object.freeze(next) as Settings;
+      log.info('settings updated', { keys: Object.keys(given) });
+      for (const listener of listeners) {
+        try {
+          listener(current, prev);
+        } catch (err) {
+          log.error('settings listener failed', { err });
+        }
+      }
+      return current;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** What GET /settings answers: provider keys replaced by `apiKeySet`. */
+export function toPublicSettings(settings: Settings): PublicSettings {
+  return {
+    ...settings,
+    providers: settings.providers.map(({ apiKey, ...rest }) => ({
+      ...rest,
+      apiKeySet: apiKey !== undefined && apiKey !== '',
+    })),
+  };
+}
