@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError } from '../errors.ts';
 import { migration001 } from './migrations/001_initial.ts';
+import { migration002 } from './migrations/002_stemmed_fts.ts';
 
 export type Db = Database.Database;
 
@@ -12,7 +13,7 @@ export interface Migration {
 }
 
 /** Every migration, in order. A shipped migration is never edited; add a new file instead. */
-export const migrations: readonly Migration[] = [migration001];
+export const migrations: readonly Migration[] = [migration001, migration002];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;
 
