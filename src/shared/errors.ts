@@ -15,6 +15,10 @@ export const ErrorCode = {
   NoUpstream: 'no_upstream_configured',
   DatabaseLocked: 'database_locked',
   WrongKey: 'wrong_key',
+  /** CAIRN_DB_KEY / a key file / a recovery key is malformed (or a key file is unsafe). */
+  InvalidKey: 'invalid_key',
+  /** A database exists but its key is in no keychain entry or key file. */
+  KeyNotFound: 'key_not_found',
   DatabaseUnreadable: 'database_unreadable',
   DatabaseTooNew: 'database_too_new',
   Internal: 'internal_error',

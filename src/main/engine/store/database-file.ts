@@ -1,0 +1,442 @@
+// Opening memory.sqlite in the data folder safely (DESIGN §4).
+//
+// The invariant: a database that cannot be opened is never deleted or overwritten.
+//
+// What a file is decides what happens to it (inspectDatabaseFile):
+//   missing / empty     → a new encrypted database is created.
+//   plaintext           → starts with "SQLite format 3\0": an unencrypted SQLite database (an
+//                         import or older install). It is encrypted into a temp file, the copy
+//                         is verified, then atomically renamed into place (migratePlaintext).
+//                         If the plaintext file cannot be read either, it is corrupt and is
+//                         quarantined: no key could ever help it.
+//   not-a-database      → clearly not SQLCipher, so no key could open it either: quarantined
+//                         (moved to quarantine/, never deleted) and a fresh database created.
+//                         "Clearly" means one of: a size that is not a multiple of 512 (every
+//                         SQLite page size is a power of two from 512 to 65536 and files grow
+//                         by whole pages), or a first page that is not ciphertext (SQLCipher
+//                         pages are salt + AES output + IV + HMAC: uniformly random bytes, so a
+//                         4 KiB page shows nearly all 256 byte values; text, zeros or another
+//                         file format show far fewer).
+//   encrypted           → anything else looks like SQLCipher. If the key does not open it, that
+//                         is indistinguishable from "damaged page 1" (SQLCipher's HMAC fails the
+//                         same way), so it is ALWAYS reported as a wrong key and left
+//                         byte-identical: quarantining a database that only needs the right
+//                         key would hide the user's memory. Only when the key is proven right
+//                         (page 1 decrypts) but the rest is corrupt is the file quarantined.
+import Database from 'better-sqlite3-multiple-ciphers';
+import { randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  copyFileSync,
+  constants as fsConstants,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ErrorCode } from '../../../shared/errors.ts';
+import { CairnError, isCairnError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Db } from './migrate.ts';
+import { openDatabase } from './open.ts';
+
+export const DATABASE_FILE_NAME = 'memory.sqlite';
+export const QUARANTINE_DIR_NAME = 'quarantine';
+export const PLAINTEXT_BACKUP_SUFFIX = '.plaintext-backup';
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+const SIDE_FILES = ['-wal', '-shm'] as const;
+
+export type DatabaseFileKind = 'missing' | 'empty' | 'plaintext' | 'encrypted' | 'not-a-database';
+
+/** Whether a database (possibly only its WAL) exists in the data folder. */
+export function databaseFileExists(dataDir: string): boolean {
+  const path = join(dataDir, DATABASE_FILE_NAME);
+  return existsSync(path) || fileSize(`${path}-wal`) > 0;
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return -1;
+  }
+}
+
+function readHead(path: string, length: number): Buffer {
+  const fd = openSync(path, fsConstants.O_RDONLY);
+  try {
+    const buf = Buffer.alloc(length);
+    const n = readSync(fd, buf, 0, length, 0);
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Fewer distinct byte values than this in the first 4 KiB means "not ciphertext". */
+function looksLikeCiphertext(head: Buffer): boolean {
+  const seen = new Set<number>();
+  for (const b of head) seen.add(b);
+  // Random bytes: 512 of them show ~221 distinct values, 4096 show ~256. Half of that
+  // expectation leaves an enormous margin for real ciphertext while text (< 100 values),
+  // zero-filled or structured files fall far below.
+  const expected = 256 * (1 - Math.exp(-head.length / 256));
+  return seen.size >= expected / 2;
+}
+
+/** Classifies memory.sqlite by its bytes alone (see the rules at the top of this file). */
+export function inspectDatabaseFile(path: string): DatabaseFileKind {
+  const size = fileSize(path);
+  if (size < 0) return 'missing';
+  if (size === 0) return 'empty';
+  const head = readHead(path, Math.min(size, 4096));
+  if (head.subarray(0, 16).equals(SQLITE_HEADER)) return 'plaintext';
+  if (size % 512 !== 0) return 'not-a-database';
+  if (!looksLikeCiphertext(head)) return 'not-a-database';
+  return 'encrypted';
+}
+
+function applyKey(db: Db, key: Buffer): void {
+  db.pragma(`cipher = 'sqlcipher'`);
+  db.pragma(`key = "x'${key.toString('hex')}'"`);
+}
+
+/**
+ * Whether `key` opens the encrypted database at `path`: true / false, or null when that
+ * cannot be told from the key (no database, plaintext, or not a database at all). A wrong
+ * key leaves the file untouched (the key is checked with a read before anything is written).
+ */
+export function keyOpensDatabase(path: string, key: Buffer): boolean | null {
+  if (inspectDatabaseFile(path) !== 'encrypted') return null;
+  let db: Db;
+  try {
+    db = new Database(path, { fileMustExist: true });
+  } catch {
+    return null;
+  }
+  try {
+    applyKey(db, key);
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_NOTADB') return false;
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Quarantine
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+/**
+ * Moves a file without ever replacing one: link() fails if the target exists, then the
+ * original is unlinked. Falls back to rename where hard links are not supported, after
+ * checking the target is free.
+ */
+function moveNoClobber(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+    unlinkSync(from);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw err;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') {
+      throw err;
+    }
+    if (existsSync(to)) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+    renameSync(from, to);
+  }
+}
+
+/**
+ * Moves `path` and its -wal/-shm into <dataDir>/quarantine/<timestamp>-<name>. Returns the
+ * new path of the main file. Nothing is deleted.
+ */
+export function quarantineFile(path: string): string {
+  const dir = join(dirname(path), QUARANTINE_DIR_NAME);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const name = basename(path);
+  for (let n = 0; ; n++) {
+    const prefix = `${timestamp()}${n ? `-${n}` : ''}`;
+    const target = join(dir, `${prefix}-${name}`);
+    if ([target, ...SIDE_FILES.map((s) => target + s)].some((p) => existsSync(p))) continue;
+    try {
+      moveNoClobber(path, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && n < 100) continue;
+      throw err;
+    }
+    for (const side of SIDE_FILES) {
+      if (existsSync(path + side)) moveNoClobber(path + side, target + side);
+    }
+    return target;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Plaintext → encrypted
+
+function fsyncPath(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, fsConstants.O_RDONLY);
+  } catch {
+    return;
+  }
+  try {
+    fsyncSync(fd);
+  } catch {
+    // Directories cannot be fsynced on every platform (Windows); the rename is still atomic.
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tableCounts(db: Db): Map<string, number> {
+  const tables = db
+    .prepare(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND rootpage > 0 AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+    )
+    .pluck()
+    .all() as string[];
+  const counts = new Map<string, number>();
+  for (const t of tables) {
+    // Table names come from sqlite_master itself, quoted as identifiers.
+    const n = db
+      .prepare(`SELECT count(*) FROM "${t.replace(/"/g, '""')}"`)
+      .pluck()
+      .get() as number;
+    counts.set(t, n);
+  }
+  return counts;
+}
+
+function sameCounts(a: Map<string, number>, b: Map<string, number>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
+/**
+ * Encrypts a plaintext SQLite database in place, atomically.
+ *
+ * SQLCipher's `sqlcipher_export` (https://www.zetetic.net/sqlcipher/sqlcipher-api/#sqlcipher_export)
+ * does not exist in SQLite3 Multiple Ciphers, the library under better-sqlite3-multiple-ciphers;
+ * its equivalent is `PRAGMA rekey` on an unencrypted database
+ * (https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_sql_pragmas/#pragma-rekey),
+ * which rewrites every page. So:
+ *   1. checkpoint the plaintext WAL into the main file (so the file alone is the database);
+ *   2. copy it to memory.sqlite.plaintext-backup (kept until the encrypted copy is verified);
+ *   3. copy it to a temp file and encrypt the temp file with the key;
+ *   4. verify the temp file opens with the key, passes integrity_check and has the same row
+ *      count in every table and the same user_version as the original;
+ *   5. rename the temp file over memory.sqlite (atomic), fsync, then remove the backup.
+ * A crash at any step leaves either the plaintext database (plus a backup) or the verified
+ * encrypted one; an existing backup from an interrupted run is moved to quarantine/ first.
+ */
+export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logger): void {
+  const backup = path + PLAINTEXT_BACKUP_SUFFIX;
+  const tmp = `${path}.encrypting-${randomUUID()}`;
+
+  // 1. Read the plaintext database and fold its WAL in.
+  let src: Db;
+  let counts: Map<string, number>;
+  let userVersion: number;
+  try {
+    src = new Database(path, { fileMustExist: true });
+  } catch (err) {
+    throw new CairnError(ErrorCode.DatabaseUnreadable, `Cannot open ${path}.`, { cause: err });
+  }
+  try {
+    const mode = src.pragma('journal_mode', { simple: true }) as string;
+    if (mode === 'wal') {
+      const [res] = src.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      if (res && res.busy) {
+        throw new CairnError(
+          ErrorCode.DatabaseLocked,
+          `${path} is in use by another program; close it and start Cairn again.`,
+          { status: 500 },
+        );
+      }
+      // A rollback journal lets the copy below be a complete database on its own.
+      src.pragma('journal_mode = DELETE');
+    }
+    const check = src.pragma('quick_check', { simple: true });
+    if (check !== 'ok') {
+      throw new CairnError(ErrorCode.DatabaseUnreadable, `${path} is damaged (${String(check)}).`);
+    }
+    counts = tableCounts(src);
+    userVersion = src.pragma('user_version', { simple: true }) as number;
+  } finally {
+    src.close();
+  }
+  for (const side of SIDE_FILES) {
+    if (fileSize(path + side) > 0) {
+      throw new CairnError(
+        ErrorCode.DatabaseLocked,
+        `${path}${side} is still in use by another program; close it and start Cairn again.`,
+        { status: 500 },
+      );
+    }
+  }
+
+  // 2. Backup (never overwrite one left by an interrupted run).
+  if (existsSync(backup)) {
+    const moved = quarantineFile(backup);
+    logger.warn('an earlier plaintext backup was moved to quarantine', { path: moved });
+  }
+  copyFileSync(path, backup, fsConstants.COPYFILE_EXCL);
+  fsyncPath(backup);
+
+  // 3. Encrypt a copy.
+  try {
+    copyFileSync(path, tmp, fsConstants.COPYFILE_EXCL);
+    const enc = new Database(tmp, { fileMustExist: true });
+    try {
+      enc.pragma(`cipher = 'sqlcipher'`);
+      enc.pragma(`rekey = "x'${key.toString('hex')}'"`);
+    } finally {
+      enc.close();
+    }
+
+    // 4. Verify from a fresh connection, as openDatabase will read it.
+    const head = readHead(tmp, 16);
+    if (head.equals(SQLITE_HEADER)) throw new Error('the copy is still plaintext');
+    const check = new Database(tmp, { fileMustExist: true });
+    try {
+      applyKey(check, key);
+      const integrity = check.pragma('integrity_check', { simple: true });
+      if (integrity !== 'ok') throw new Error(`integrity_check: ${String(integrity)}`);
+      if (!sameCounts(counts, tableCounts(check))) throw new Error('row counts differ');
+      const v = check.pragma('user_version', { simple: true }) as number;
+      if (v !== userVersion) throw new Error(`user_version ${v} != ${userVersion}`);
+    } finally {
+      check.close();
+    }
+    fsyncPath(tmp);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    for (const side of [...SIDE_FILES, '-journal']) rmSync(tmp + side, { force: true });
+    // The plaintext database is untouched; the backup is a redundant copy of it.
+    rmSync(backup, { force: true });
+    if (isCairnError(err)) throw err;
+    throw new CairnError(
+      ErrorCode.DatabaseUnreadable,
+      `Encrypting the plaintext database ${path} failed (${err instanceof Error ? err.message : String(err)}); it was left as it was.`,
+      { status: 500, cause: err },
+    );
+  }
+
+  // 5. Swap in atomically, then drop the plaintext copies.
+  renameSync(tmp, path);
+  fsyncPath(dirname(path));
+  for (const side of SIDE_FILES) rmSync(path + side, { force: true });
+  rmSync(backup, { force: true });
+  logger.info('plaintext database encrypted', { tables: counts.size });
+}
+
+// ---------------------------------------------------------------------------------------
+// Open
+
+export interface OpenDataDirOptions {
+  dataDir: string;
+  key: Buffer;
+  logger: Logger;
+}
+
+export interface OpenedDatabase {
+  db: Db;
+  path: string;
+  /** Where an unreadable file was moved (to show in /health and the UI), else null. */
+  quarantined: string | null;
+  /** True when a plaintext database was found and encrypted during this open. */
+  migratedFromPlaintext: boolean;
+}
+
+function isCorruption(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB';
+}
+
+/**
+ * Opens (creating if needed) <dataDir>/memory.sqlite with `key`. Throws CairnError
+ * `wrong_key` (file untouched) when the key does not open an encrypted database; moves an
+ * unreadable non-database to quarantine/ and starts fresh; encrypts a plaintext database.
+ */
+export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase {
+  const { dataDir, key, logger } = options;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const path = join(dataDir, DATABASE_FILE_NAME);
+  let quarantined: string | null = null;
+  let migratedFromPlaintext = false;
+
+  const quarantine = (reason: string): void => {
+    quarantined = quarantineFile(path);
+    logger.error('unreadable database moved to quarantine; starting with an empty one', {
+      reason,
+      quarantined,
+    });
+  };
+
+  const kind = inspectDatabaseFile(path);
+  if (kind === 'not-a-database') {
+    quarantine('not an SQLite or SQLCipher database');
+  } else if (kind === 'plaintext') {
+    try {
+      migratePlaintextDatabase(path, key, logger);
+      migratedFromPlaintext = true;
+    } catch (err) {
+      if (isCairnError(err) && err.code === ErrorCode.DatabaseLocked) throw err;
+      // Unreadable without a key, so no key could read it: it is damaged.
+      logger.warn('plaintext database could not be encrypted', { error: err as Error });
+      quarantine('damaged plaintext SQLite database');
+    }
+  } else if (kind === 'encrypted' || kind === 'empty') {
+    const leftover = path + PLAINTEXT_BACKUP_SUFFIX;
+    if (existsSync(leftover) && keyOpensDatabase(path, key) === true) {
+      // Step 5 of a migration was interrupted after the verified rename: the backup is stale.
+      rmSync(leftover, { force: true });
+    }
+  }
+
+  try {
+    const db = openDatabase({ path, key });
+    return { db, path, quarantined, migratedFromPlaintext };
+  } catch (err) {
+    if (isCairnError(err)) throw err;
+    // The key check in openDatabase passed (a wrong key is a CairnError), so page 1
+    // decrypted: the key is right and the file is corrupt further in.
+    if (quarantined === null && isCorruption(err)) {
+      quarantine('damaged encrypted database (the key is right)');
+      const db = openDatabase({ path, key });
+      return { db, path, quarantined, migratedFromPlaintext };
+    }
+    throw err;
+  }
+}
+
+/**
+ * Re-encrypts the open database with `newKey` (PRAGMA rekey; for `cairn rekey`). The caller
+ * must store the new key (keychain / key file) right after, and show its recovery key.
+ */
+export function rekeyDatabase(db: Db, newKey: Buffer): void {
+  if (newKey.length !== 32) {
+    throw new CairnError(ErrorCode.InvalidKey, 'The new key must be 32 bytes.');
+  }
+  db.pragma(`rekey = "x'${newKey.toString('hex')}'"`);
+  // Prove the new key is in effect before the caller forgets the old one.
+  db.prepare('SELECT count(*) FROM sqlite_master').get();
+}
