@@ -1,0 +1,309 @@
+// Hybrid retrieval for the three memory scopes (DESIGN §7): BM25 over porter-stemmed FTS5
+// mirrors and, when the embedder is ready, vector cosine, fused by reciprocal rank, then MMR
+// so that near-duplicates do not crowd out other memories. Fallbacks: no vectors → FTS5
+// only; FTS5 unavailable or nothing found → escaped LIKE terms.
+import type { SearchRequest, SearchResult, SearchScope } from '../../../shared/api.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import type { VectorKind, VectorService } from '../services.ts';
+import type { Db } from '../store/migrate.ts';
+import {
+  getRowsByIds,
+  searchFts,
+  searchLike,
+  transcriptNeighbours,
+  type FtsScope,
+  type StoredHit,
+} from '../store/search.ts';
+import { buildMatchExpression, jaccard, queryTerms, wordSet } from './text.ts';
+
+export const DEFAULT_TOP_K = 10;
+const DAY_MS = 86_400_000;
+
+/** How many BM25 candidates are re-ranked (neighbours, speakers, fusion). */
+const FTS_CANDIDATES = 200;
+/** Candidates whose neighbouring turns are pulled in as candidates of their own. */
+const NEIGHBOUR_EXPANSION = 60;
+/** A turn inherits this share of its best-matching neighbour's score: a question's answer
+ *  often sits in the reply to (or the message before) the turn that names the topic. */
+const NEIGHBOUR_WEIGHT = 0.4;
+/** Boost for a turn spoken by the person the query names ("What is Melanie's hobby?"). */
+const SPEAKER_BOOST = 0.3;
+/** Boost for turns carrying a time expression when the query asks "when". */
+const TEMPORAL_BOOST = 0.2;
+/** Reciprocal rank fusion constant (Cormack et al. 2009). */
+const RRF_K = 60;
+/** MMR trade-off: 1 = relevance only. High, because dropping a relevant line costs more than
+ *  showing two similar ones. */
+const MMR_LAMBDA = 0.8;
+
+export interface SearchDeps {
+  db: Db;
+  vectors: VectorService | null;
+  clock: Clock;
+  logger?: Logger;
+}
+
+export interface ScopeQuery {
+  agentId: string;
+  scope: SearchScope;
+  query: string;
+  topK?: number;
+  days?: number;
+  /** LIKE scan when FTS finds nothing (default true; the proxy path turns it off for speed). */
+  likeFallback?: boolean;
+  /** Vector search (default: when the vector service is ready). */
+  useVectors?: boolean;
+}
+
+export interface RankedHit extends StoredHit {
+  scope: SearchScope;
+}
+
+const kindOf: Record<SearchScope, VectorKind> = {
+  transcript: 'transcript',
+  episodes: 'episode',
+  pinned: 'pinned',
+};
+
+const TEMPORAL =
+  /\b(yesterday|today|tonight|tomorrow|last|ago|next|recently|week|weekend|month|year|years|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{4}|\d{1,2}\/\d{1,2})\b/iu;
+const WHEN_QUESTION =
+  /^\s*(?:when\b|what\s+(?:year|month|date|day|time)\b|how\s+long\s+ago\b|since\s+when\b)/iu;
+const FIRST_PERSON = /\b(i|my|me|mine|myself)\b/iu;
+const SPEAKER_LABEL = /^([\p{L}][\p{L}\p{N} .'-]{0,40}):\s/u;
+
+/** "Caroline: hi" → "caroline" (the label of transcripts that keep speaker names in text). */
+export function speakerOf(content: string): string | null {
+  const m = SPEAKER_LABEL.exec(content);
+  return m ? (m[1] as string).toLowerCase() : null;
+}
+
+/** Runs a search of one scope and returns the ranked rows (planner and HTTP API share it). */
+export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<RankedHit[]> {
+  const topK = q.topK ?? DEFAULT_TOP_K;
+  const since = q.days === undefined ? null : deps.clock.now() - q.days * DAY_MS;
+  const terms = queryTerms(q.query);
+  const scope: FtsScope = q.scope;
+
+  // 1. BM25 candidates (sanitised MATCH), with the LIKE fallback.
+  let hits = ftsCandidates(deps, scope, q.agentId, terms, since, FTS_CANDIDATES);
+  if (hits.length === 0 && q.likeFallback !== false) {
+    hits = searchLike(deps.db, scope, { agentId: q.agentId, terms, since, limit: FTS_CANDIDATES });
+  }
+
+  // 2. Scope-specific re-ranking of the lexical list.
+  let lexical: Map<number, StoredHit & { rel: number }>;
+  if (scope === 'transcript') {
+    lexical = rerankTranscript(deps.db, q.agentId, q.query, terms, hits, since);
+  } else {
+    lexical = new Map(hits.map((h) => [h.id, { ...h, rel: h.score }]));
+  }
+
+  // 3. Vector list, fused with the lexical one by reciprocal rank.
+  const wantVectors = q.useVectors !== false && deps.vectors?.isReady() === true;
+  let fused: { hit: StoredHit; score: number }[];
+  if (wantVectors && deps.vectors && q.query.trim() !== '') {
+    let vectorHits: { id: number; score: number }[] = [];
+    try {
+      vectorHits = await deps.vectors.search(q.agentId, kindOf[scope], q.query, topK * 3);
+    } catch (err) {
+      deps.logger?.warn('vector search failed; using full-text only', { error: err });
+    }
+    fused = fuse(deps.db, scope, q.agentId, lexical, vectorHits, since);
+  } else {
+    fused = [...lexical.values()].map((h) => ({ hit: h, score: h.rel }));
+  }
+  fused.sort((a, b) => b.score - a.score || b.hit.created_at - a.hit.created_at);
+
+  // 4. MMR over the head of the list.
+  const picked = mmr(fused.slice(0, Math.max(topK * 4, 40)), topK);
+  return picked.map(({ hit, score }) => ({ ...hit, scope: q.scope, score: round(score) }));
+}
+
+/** POST /memory/search: the ranked rows in the API shape. */
+export async function searchMemory(
+  deps: SearchDeps,
+  request: SearchRequest,
+): Promise<SearchResult[]> {
+  const hits = await searchScope(deps, {
+    agentId: request.agent_id,
+    scope: request.scope,
+    query: request.query,
+    ...(request.top_k === undefined ? {} : { topK: request.top_k }),
+    ...(request.days === undefined ? {} : { days: request.days }),
+  });
+  return hits.map(toSearchResult);
+}
+
+export function toSearchResult(h: RankedHit): SearchResult {
+  return {
+    id: h.id,
+    scope: h.scope,
+    content: h.content,
+    score: h.score,
+    created_at: new Date(h.created_at).toISOString(),
+    conversation_id: h.conversation_id,
+  };
+}
+
+function ftsCandidates(
+  deps: SearchDeps,
+  scope: FtsScope,
+  agentId: string,
+  terms: string[],
+  since: number | null,
+  limit: number,
+): StoredHit[] {
+  const match = buildMatchExpression(terms);
+  if (match === null) return [];
+  try {
+    return searchFts(deps.db, scope, { agentId, match, since, limit });
+  } catch (err) {
+    // The expression is built from quoted words only, so this means FTS5 itself is missing
+    // or broken: the caller falls back to LIKE.
+    deps.logger?.warn('full-text search failed; falling back to LIKE', {
+      scope,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return [];
+  }
+}
+
+/**
+ * Transcript re-ranking: each turn also earns part of its neighbours' scores (answers sit
+ * next to questions), neighbours of strong hits become candidates, turns spoken by a person
+ * the query names and, for "when" questions, turns with a time expression get a boost.
+ */
+function rerankTranscript(
+  db: Db,
+  agentId: string,
+  query: string,
+  terms: string[],
+  hits: StoredHit[],
+  since: number | null,
+): Map<number, StoredHit & { rel: number }> {
+  const out = new Map<number, StoredHit & { rel: number }>();
+  if (hits.length === 0) return out;
+  const base = new Map(hits.map((h) => [h.id, h.score]));
+  const rows = new Map(hits.map((h) => [h.id, h]));
+  const adjacency = new Map<number, number[]>();
+  const link = (a: number, b: number): void => {
+    const list = adjacency.get(a);
+    if (list) list.push(b);
+    else adjacency.set(a, [b]);
+  };
+  const neighbours = transcriptNeighbours(
+    db,
+    agentId,
+    hits.map((h) => h.id),
+  );
+  const expand = new Set(hits.slice(0, NEIGHBOUR_EXPANSION).map((h) => h.id));
+  const missing: number[] = [];
+  for (const [id, n] of neighbours) {
+    for (const other of [n.prev, n.next]) {
+      if (other === null) continue;
+      link(id, other);
+      link(other, id);
+      if (!rows.has(other) && expand.has(id)) missing.push(other);
+    }
+  }
+  for (const [id, row] of getRowsByIds(db, 'transcript', agentId, missing)) {
+    if (since !== null && row.created_at < since) continue;
+    rows.set(id, row);
+  }
+
+  const termSet = new Set(terms);
+  const whenQuestion = WHEN_QUESTION.test(query);
+  const firstPerson = FIRST_PERSON.test(query);
+  let namedSpeaker = false;
+  for (const row of rows.values()) {
+    const s = speakerOf(row.content);
+    if (s !== null && s.split(/\s+/u).some((w) => termSet.has(w))) {
+      namedSpeaker = true;
+      break;
+    }
+  }
+
+  for (const [id, row] of rows) {
+    let best = 0;
+    for (const n of adjacency.get(id) ?? []) best = Math.max(best, base.get(n) ?? 0);
+    let rel = (base.get(id) ?? 0) + NEIGHBOUR_WEIGHT * best;
+    if (rel <= 0) continue;
+    const speaker = speakerOf(row.content);
+    const body = speaker === null ? row.content : row.content.slice(row.content.indexOf(':') + 1);
+    if (namedSpeaker && speaker !== null && speaker.split(/\s+/u).some((w) => termSet.has(w))) {
+      rel *= 1 + SPEAKER_BOOST;
+    } else if (!namedSpeaker && firstPerson && row.role === 'user') {
+      // "what did I say about..." in a plain chat: the user's own turns first.
+      rel *= 1 + SPEAKER_BOOST / 3;
+    }
+    if (whenQuestion && TEMPORAL.test(body)) rel *= 1 + TEMPORAL_BOOST;
+    out.set(id, { ...row, rel });
+  }
+  return out;
+}
+
+function fuse(
+  db: Db,
+  scope: FtsScope,
+  agentId: string,
+  lexical: Map<number, StoredHit & { rel: number }>,
+  vectorHits: { id: number; score: number }[],
+  since: number | null,
+): { hit: StoredHit; score: number }[] {
+  const scores = new Map<number, number>();
+  const lexicalOrder = [...lexical.values()].sort((a, b) => b.rel - a.rel);
+  lexicalOrder.forEach((h, i) => scores.set(h.id, 1 / (RRF_K + i + 1)));
+  const rows = new Map<number, StoredHit>(lexical);
+  const unknown = vectorHits.filter((v) => !rows.has(v.id)).map((v) => v.id);
+  for (const [id, row] of getRowsByIds(db, scope, agentId, unknown)) {
+    if (since !== null && row.created_at < since) continue;
+    rows.set(id, row);
+  }
+  vectorHits
+    .filter((v) => rows.has(v.id))
+    .forEach((v, i) => scores.set(v.id, (scores.get(v.id) ?? 0) + 1 / (RRF_K + i + 1)));
+  return [...scores.entries()].map(([id, score]) => ({ hit: rows.get(id) as StoredHit, score }));
+}
+
+/**
+ * Maximal marginal relevance (Carbonell & Goldstein 1998) with word-set Jaccard as the
+ * similarity: picks `k` items, each time the one maximising
+ * λ·relevance − (1−λ)·max similarity to what was already picked.
+ */
+export function mmr<T extends { hit: { content: string }; score: number }>(
+  items: readonly T[],
+  k: number,
+  lambda: number = MMR_LAMBDA,
+): T[] {
+  if (items.length <= 1) return items.slice(0, k);
+  const max = Math.max(...items.map((i) => i.score));
+  const min = Math.min(...items.map((i) => i.score));
+  const span = max - min || 1;
+  const sets = items.map((i) => wordSet(i.hit.content.replace(SPEAKER_LABEL, '')));
+  const chosen: number[] = [];
+  const left = new Set(items.map((_, i) => i));
+  while (chosen.length < k && left.size > 0) {
+    let bestIdx = -1;
+    let bestVal = -Infinity;
+    for (const i of left) {
+      const rel = ((items[i] as T).score - min) / span;
+      let sim = 0;
+      for (const j of chosen)
+        sim = Math.max(sim, jaccard(sets[i] as Set<string>, sets[j] as Set<string>));
+      const val = lambda * rel - (1 - lambda) * sim;
+      if (val > bestVal) {
+        bestVal = val;
+        bestIdx = i;
+      }
+    }
+    chosen.push(bestIdx);
+    left.delete(bestIdx);
+  }
+  return chosen.map((i) => items[i] as T);
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

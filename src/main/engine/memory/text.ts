@@ -1,0 +1,84 @@
+// Query text processing shared by search and the gate: tokenising like FTS5's unicode61,
+// stop words, FTS5 MATCH expressions built from sanitised terms (never raw query syntax),
+// and word-set similarity for MMR.
+
+/**
+ * Function words and question words: they carry no topic, and in a memory of chat turns they
+ * match almost every row. Dropped from queries (not from the index).
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  `a about above after again against ago all also am an and any are aren as at be because been
+  before being below between both but by can cannot could couldn d did didn do does doesn doing
+  don down during each else even ever few for from further get gets got had hadn has hasn have
+  haven having he her here hers herself him himself his how i if in into is isn it its itself
+  just ll m ma me might mine more most must mustn my myself no nor not now o of off on once only
+  or other our ours ourselves out over own re really s same shall she should shouldn so some such
+  t than that the their theirs them themselves then there these they this those through to too
+  under until up upon us ve very was wasn we were weren what whats when where which while who
+  whom whose why will with won would wouldn y yet you your yours yourself yourselves
+  tell told say said know remember recall remind please thing things something anything kind
+  lot lots like`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const MAX_TERMS = 24;
+
+/** Lower-cased word tokens, split like FTS5's unicode61 tokenizer (letters and digits). */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/**
+ * The searchable terms of a query: words without stop words, possessive "'s" removed,
+ * de-duplicated, at most 24. A query made only of stop words keeps its words so that it
+ * still finds something ("who am I" → who, am, i).
+ */
+export function queryTerms(query: string): string[] {
+  const cleaned = query.replace(/[’']s\b/giu, '');
+  const all = words(cleaned);
+  const kept = all.filter((w) => !STOP_WORDS.has(w) && !(w.length === 1 && !/\d/u.test(w)));
+  const chosen = kept.length > 0 ? kept : all;
+  return [...new Set(chosen)].slice(0, MAX_TERMS);
+}
+
+/**
+ * An FTS5 MATCH expression that can never be a syntax error: every term is a double-quoted
+ * string (with `"` doubled, per https://www.sqlite.org/fts5.html#fts5_strings), OR-joined, so
+ * operators such as AND, NEAR(, `*`, `^` or `:` in the user's text are plain words. The
+ * expression is always passed as a bound parameter. `prefix` adds `*` to terms of 3+
+ * characters (substring-ish search for the UI). null when there is nothing to search for.
+ */
+export function buildMatchExpression(
+  terms: readonly string[],
+  options: { prefix?: boolean } = {},
+): string | null {
+  const parts: string[] = [];
+  for (const t of terms) {
+    if (t.length === 0) continue;
+    const quoted = `"${t.replaceAll('"', '""')}"`;
+    parts.push(options.prefix === true && t.length >= 3 ? `${quoted}*` : quoted);
+  }
+  return parts.length === 0 ? null : parts.join(' OR ');
+}
+
+/** Escapes `%`, `_` and the escape character itself for `LIKE ? ESCAPE '\'`. */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/gu, (c) => `\\${c}`);
+}
+
+/** Content words of a text, for similarity between results. */
+export function wordSet(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of words(text)) if (!STOP_WORDS.has(w)) out.add(w);
+  return out;
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 0;
+  let inter = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const w of small) if (large.has(w)) inter++;
+  return inter / (a.size + b.size - inter);
+}

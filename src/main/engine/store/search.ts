@@ -1,0 +1,296 @@
+// Retrieval queries of the read path (DESIGN §7). Every query is scoped by agent_id; the
+// query text only ever reaches SQLite as a bound parameter (an FTS5 MATCH expression built
+// from sanitised terms by memory/text.ts, or escaped LIKE patterns).
+import type { Db } from './migrate.ts';
+
+export type FtsScope = 'transcript' | 'episodes' | 'pinned';
+
+export interface StoredHit {
+  id: number;
+  /** Transcript: the message; episodes: the summary; pinned: the fact. */
+  content: string;
+  /** ms since the epoch: created_at (transcript, pinned) or conversation_at (episodes). */
+  created_at: number;
+  conversation_id: string | null;
+  /** Transcript only: user / assistant. */
+  role: string | null;
+  /** Higher is better (negated bm25, or a term count for LIKE). */
+  score: number;
+}
+
+export interface FtsQuery {
+  agentId: string;
+  /** From buildMatchExpression: never raw user text. */
+  match: string;
+  /** Only rows at or after this time (ms), or null. */
+  since: number | null;
+  limit: number;
+}
+
+interface Row {
+  id: number;
+  content: string;
+  created_at: number;
+  conversation_id: string | null;
+  role?: string | null;
+  rank: number;
+}
+
+const toHit = (r: Row): StoredHit => ({
+  id: r.id,
+  content: r.content,
+  created_at: r.created_at,
+  conversation_id: r.conversation_id,
+  role: r.role ?? null,
+  score: -r.rank,
+});
+
+// bm25() column weights (https://www.sqlite.org/fts5.html#the_bm25_function): for episodes
+// the summary and entities count most; for pinned facts the fact counts more than its tags.
+const SQL: Record<FtsScope, string> = {
+  transcript: `
+    SELECT t.id, t.content, t.created_at, t.conversation_id, t.role,
+           bm25(transcript_stem_fts) AS rank
+    FROM transcript_stem_fts JOIN transcript t ON t.id = transcript_stem_fts.rowid
+    WHERE transcript_stem_fts MATCH @match AND t.agent_id = @agentId
+      AND t.role IN ('user', 'assistant') AND t.created_at >= @since
+    ORDER BY rank LIMIT @limit`,
+  episodes: `
+    SELECT e.id, e.summary AS content, e.conversation_at AS created_at, e.conversation_id,
+           bm25(episodes_stem_fts, 1.0, 0.8, 1.2, 0.6, 0.4) AS rank
+    FROM episodes_stem_fts JOIN episodes e ON e.id = episodes_stem_fts.rowid
+    WHERE episodes_stem_fts MATCH @match AND e.agent_id = @agentId AND e.conversation_at >= @since
+    ORDER BY rank LIMIT @limit`,
+  pinned: `
+    SELECT p.id, p.content, p.created_at, e.conversation_id,
+           bm25(pinned_stem_fts, 1.0, 0.4) AS rank
+    FROM pinned_stem_fts JOIN pinned_facts p ON p.id = pinned_stem_fts.rowid
+    LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
+    WHERE pinned_stem_fts MATCH @match AND p.agent_id = @agentId AND p.status = 'active'
+      AND p.created_at >= @since
+    ORDER BY rank LIMIT @limit`,
+};
+
+/** BM25-ranked full-text search of one scope. Throws SqliteError on a bad MATCH expression. */
+export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
+  const rows = db.prepare(SQL[scope]).all({
+    match: q.match,
+    agentId: q.agentId,
+    since: q.since ?? 0,
+    limit: q.limit,
+  }) as Row[];
+  return rows.map(toHit);
+}
+
+const LIKE_SQL: Record<FtsScope, { text: string; sql: string }> = {
+  transcript: {
+    text: 't.content',
+    sql: `SELECT t.id, t.content, t.created_at, t.conversation_id, t.role, %SCORE% AS rank
+          FROM transcript t WHERE t.agent_id = @agentId AND t.role IN ('user', 'assistant')
+            AND t.created_at >= @since AND (%ANY%)`,
+  },
+  episodes: {
+    text: `(e.summary || ' ' || e.topics || ' ' || e.entities)`,
+    sql: `SELECT e.id, e.summary AS content, e.conversation_at AS created_at, e.conversation_id,
+            %SCORE% AS rank
+          FROM episodes e WHERE e.agent_id = @agentId AND e.conversation_at >= @since AND (%ANY%)`,
+  },
+  pinned: {
+    text: `(p.content || ' ' || p.tags)`,
+    sql: `SELECT p.id, p.content, p.created_at, e.conversation_id, %SCORE% AS rank
+          FROM pinned_facts p
+          LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
+          WHERE p.agent_id = @agentId AND p.status = 'active' AND p.created_at >= @since
+            AND (%ANY%)`,
+  },
+};
+
+/**
+ * Substring search, the last fallback (no FTS5, or FTS found nothing): rows containing any
+ * of the terms, ranked by how many they contain, newest first. Terms are bound as escaped
+ * LIKE patterns; only the number of placeholders depends on the input.
+ */
+export function searchLike(
+  db: Db,
+  scope: FtsScope,
+  q: { agentId: string; terms: readonly string[]; since: number | null; limit: number },
+): StoredHit[] {
+  const terms = q.terms.slice(0, 12);
+  if (terms.length === 0) return [];
+  const spec = LIKE_SQL[scope];
+  const params: Record<string, unknown> = {
+    agentId: q.agentId,
+    since: q.since ?? 0,
+    limit: q.limit,
+  };
+  const likes: string[] = [];
+  terms.forEach((t, i) => {
+    params[`t${i}`] = `%${t.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+    likes.push(`${spec.text} LIKE @t${i} ESCAPE '\\'`);
+  });
+  const score = `-(${likes.map((l) => `(${l})`).join(' + ')})`;
+  const sql =
+    spec.sql.replace('%SCORE%', score).replace('%ANY%', likes.join(' OR ')) +
+    ` ORDER BY rank, created_at DESC LIMIT @limit`;
+  const rows = db.prepare(sql).all(params) as Row[];
+  return rows.map(toHit);
+}
+
+export interface TranscriptNeighbours {
+  prev: number | null;
+  next: number | null;
+}
+
+/**
+ * For each transcript row, the previous and next user/assistant row of the same agent and
+ * conversation (the turns around it). Uses the (agent_id, conversation_id, id) index.
+ */
+export function transcriptNeighbours(
+  db: Db,
+  agentId: string,
+  ids: readonly number[],
+): Map<number, TranscriptNeighbours> {
+  const out = new Map<number, TranscriptNeighbours>();
+  if (ids.length === 0) return out;
+  const rows = db
+    .prepare(
+      `SELECT t.id,
+         (SELECT max(p.id) FROM transcript p WHERE p.agent_id = t.agent_id
+            AND p.conversation_id = t.conversation_id AND p.id < t.id
+            AND p.role IN ('user', 'assistant')) AS prev,
+         (SELECT min(n.id) FROM transcript n WHERE n.agent_id = t.agent_id
+            AND n.conversation_id = t.conversation_id AND n.id > t.id
+            AND n.role IN ('user', 'assistant')) AS next
+       FROM transcript t
+       WHERE t.agent_id = ? AND t.id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(agentId, JSON.stringify(ids)) as {
+    id: number;
+    prev: number | null;
+    next: number | null;
+  }[];
+  for (const r of rows) out.set(r.id, { prev: r.prev, next: r.next });
+  return out;
+}
+
+const BY_IDS: Record<FtsScope, string> = {
+  transcript: `SELECT t.id, t.content, t.created_at, t.conversation_id, t.role, 0 AS rank
+    FROM transcript t
+    WHERE t.agent_id = ? AND t.role IN ('user', 'assistant')
+      AND t.id IN (SELECT value FROM json_each(?))`,
+  episodes: `SELECT e.id, e.summary AS content, e.conversation_at AS created_at, e.conversation_id,
+      0 AS rank
+    FROM episodes e WHERE e.agent_id = ? AND e.id IN (SELECT value FROM json_each(?))`,
+  pinned: `SELECT p.id, p.content, p.created_at, e.conversation_id, 0 AS rank
+    FROM pinned_facts p
+    LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
+    WHERE p.agent_id = ? AND p.status = 'active' AND p.id IN (SELECT value FROM json_each(?))`,
+};
+
+/**
+ * Rows of this agent by id (vector hits, neighbouring turns). Ids of another agent, deleted
+ * rows and disabled facts are silently absent: a stale vector can never leak them.
+ */
+export function getRowsByIds(
+  db: Db,
+  scope: FtsScope,
+  agentId: string,
+  ids: readonly number[],
+): Map<number, StoredHit> {
+  const out = new Map<number, StoredHit>();
+  if (ids.length === 0) return out;
+  const rows = db.prepare(BY_IDS[scope]).all(agentId, JSON.stringify(ids)) as Row[];
+  for (const r of rows) out.set(r.id, { ...toHit(r), score: 0 });
+  return out;
+}
+
+/** Records that these facts were used in an answer (use_count + 1, last_used = now). */
+export function bumpPinnedUsage(
+  db: Db,
+  agentId: string,
+  ids: readonly number[],
+  now: number,
+): void {
+  if (ids.length === 0) return;
+  db.prepare(
+    `UPDATE pinned_facts SET use_count = use_count + 1, last_used = ?
+     WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))`,
+  ).run(now, agentId, JSON.stringify(ids));
+}
+
+/** Records that these episodes were used in an answer (last_used = now). */
+export function bumpEpisodeUsage(
+  db: Db,
+  agentId: string,
+  ids: readonly number[],
+  now: number,
+): void {
+  if (ids.length === 0) return;
+  db.prepare(
+    `UPDATE episodes SET last_used = ? WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))`,
+  ).run(now, agentId, JSON.stringify(ids));
+}
+
+/** The agent's most salient active facts (identity / pinned sections without a query match). */
+export function topPinnedFacts(db: Db, agentId: string, limit: number): StoredHit[] {
+  const rows = db
+    .prepare(
+      `SELECT p.id, p.content, p.created_at, e.conversation_id, -p.salience AS rank
+       FROM pinned_facts p
+       LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
+       WHERE p.agent_id = ? AND p.status = 'active'
+       ORDER BY p.pinned_by_user DESC, p.salience DESC, p.use_count DESC, p.id DESC LIMIT ?`,
+    )
+    .all(agentId, limit) as Row[];
+  return rows.map(toHit);
+}
+
+/** The agent's most recent episodes (entity names for the gate). */
+export function recentEpisodeEntities(
+  db: Db,
+  agentId: string,
+  limit: number,
+): { entities: string; topics: string }[] {
+  return db
+    .prepare(
+      `SELECT entities, topics FROM episodes WHERE agent_id = ?
+       ORDER BY conversation_at DESC LIMIT ?`,
+    )
+    .all(agentId, limit) as { entities: string; topics: string }[];
+}
+
+/**
+ * Speaker labels used in the agent's transcript ("Caroline: ..." lines, as written by
+ * clients that keep names in the text, e.g. ingested chat logs). Sampled from the most
+ * recent rows so it stays cheap on a large memory.
+ */
+export function recentTranscriptSample(db: Db, agentId: string, limit: number): string[] {
+  return (
+    db
+      .prepare(
+        `SELECT substr(content, 1, 60) AS head FROM transcript
+         WHERE agent_id = ? ORDER BY created_at DESC LIMIT ?`,
+      )
+      .all(agentId, limit) as { head: string }[]
+  ).map((r) => r.head);
+}
+
+/** Which kinds of memory the agent has at all (EXISTS probes: O(1) on the agent indexes). */
+export function memoryPresence(
+  db: Db,
+  agentId: string,
+): { transcript: boolean; episodes: boolean; pinned: boolean } {
+  const row = db
+    .prepare(
+      `SELECT
+         EXISTS (SELECT 1 FROM transcript WHERE agent_id = @a) AS transcript,
+         EXISTS (SELECT 1 FROM episodes WHERE agent_id = @a) AS episodes,
+         EXISTS (SELECT 1 FROM pinned_facts WHERE agent_id = @a AND status = 'active') AS pinned`,
+    )
+    .get({ a: agentId }) as { transcript: number; episodes: number; pinned: number };
+  return {
+    transcript: row.transcript === 1,
+    episodes: row.episodes === 1,
+    pinned: row.pinned === 1,
+  };
+}
