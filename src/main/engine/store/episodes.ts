@@ -1,0 +1,213 @@
+// Episodes (DESIGN §3): one per distilled conversation. List columns are JSON arrays; times
+// are ms since the epoch. FTS and vector rows follow by trigger (001). Every query is scoped
+// by agent_id.
+import type { Db } from './migrate.ts';
+
+export interface EpisodeRecord {
+  id: number;
+  agent_id: string;
+  conversation_id: string | null;
+  summary: string;
+  topics: string[];
+  entities: string[];
+  decisions: string[];
+  action_items: string[];
+  salience: number;
+  conversation_at: number;
+  last_used: number | null;
+  last_decay_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+interface EpisodeRow extends Omit<
+  EpisodeRecord,
+  'topics' | 'entities' | 'decisions' | 'action_items'
+> {
+  topics: string;
+  entities: string;
+  decisions: string;
+  action_items: string;
+}
+
+export function parseJsonList(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toEpisodeRecord(r: EpisodeRow): EpisodeRecord {
+  return {
+    ...r,
+    topics: parseJsonList(r.topics),
+    entities: parseJsonList(r.entities),
+    decisions: parseJsonList(r.decisions),
+    action_items: parseJsonList(r.action_items),
+  };
+}
+
+export interface EpisodeInput {
+  agentId: string;
+  conversationId: string | null;
+  summary: string;
+  topics: string[];
+  entities: string[];
+  decisions: string[];
+  actionItems: string[];
+  salience: number;
+  conversationAt: number;
+}
+
+export function insertEpisode(db: Db, e: EpisodeInput, now: number): number {
+  return Number(
+    db
+      .prepare(
+        `INSERT INTO episodes (agent_id, conversation_id, summary, topics, entities, decisions,
+           action_items, salience, conversation_at, last_decay_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        e.agentId,
+        e.conversationId,
+        e.summary,
+        JSON.stringify(e.topics),
+        JSON.stringify(e.entities),
+        JSON.stringify(e.decisions),
+        JSON.stringify(e.actionItems),
+        e.salience,
+        e.conversationAt,
+        now,
+        now,
+        now,
+      ).lastInsertRowid,
+  );
+}
+
+/**
+ * One episode per conversation: a later distillation of the same conversation (more turns
+ * after the debounce fired) replaces the earlier digest, keeping the higher salience.
+ */
+export function upsertConversationEpisode(
+  db: Db,
+  e: EpisodeInput,
+  now: number,
+): { id: number; created: boolean } {
+  if (e.conversationId !== null) {
+    const existing = db
+      .prepare(
+        'SELECT id, salience FROM episodes WHERE agent_id = ? AND conversation_id = ? ORDER BY id LIMIT 1',
+      )
+      .get(e.agentId, e.conversationId) as { id: number; salience: number } | undefined;
+    if (existing) {
+      db.prepare(
+        `UPDATE episodes SET summary = ?, topics = ?, entities = ?, decisions = ?, action_items = ?,
+           salience = ?, conversation_at = ?, updated_at = ?
+         WHERE id = ? AND agent_id = ?`,
+      ).run(
+        e.summary,
+        JSON.stringify(e.topics),
+        JSON.stringify(e.entities),
+        JSON.stringify(e.decisions),
+        JSON.stringify(e.actionItems),
+        Math.max(existing.salience, e.salience),
+        e.conversationAt,
+        now,
+        existing.id,
+        e.agentId,
+      );
+      return { id: existing.id, created: false };
+    }
+  }
+  return { id: insertEpisode(db, e, now), created: true };
+}
+
+export function getEpisode(db: Db, agentId: string, id: number): EpisodeRecord | null {
+  const r = db.prepare('SELECT * FROM episodes WHERE id = ? AND agent_id = ?').get(id, agentId) as
+    EpisodeRow | undefined;
+  return r ? toEpisodeRecord(r) : null;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => '\\' + c);
+}
+
+export function listEpisodes(
+  db: Db,
+  o: { agentId: string; limit: number; offset: number; q?: string; conversationId?: string },
+): { items: EpisodeRecord[]; total: number } {
+  const where = ['agent_id = ?'];
+  const params: (string | number)[] = [o.agentId];
+  if (o.conversationId !== undefined) {
+    where.push('conversation_id = ?');
+    params.push(o.conversationId);
+  }
+  if (o.q !== undefined && o.q.trim() !== '') {
+    const like = '%' + escapeLike(o.q.trim()) + '%';
+    where.push(
+      "(summary LIKE ? ESCAPE '\\' OR topics LIKE ? ESCAPE '\\' OR entities LIKE ? ESCAPE '\\')",
+    );
+    params.push(like, like, like);
+  }
+  const clause = where.join(' AND ');
+  const rows = db
+    .prepare(
+      `SELECT * FROM episodes WHERE ${clause} ORDER BY conversation_at DESC, id DESC LIMIT ? OFFSET ?`,
+    )
+    .all(...params, o.limit, o.offset) as EpisodeRow[];
+  const total = (
+    db.prepare(`SELECT count(*) AS n FROM episodes WHERE ${clause}`).get(...params) as { n: number }
+  ).n;
+  return { items: rows.map(toEpisodeRecord), total };
+}
+
+export interface EpisodeUpdate {
+  summary?: string;
+  topics?: string[];
+  entities?: string[];
+  decisions?: string[];
+  action_items?: string[];
+  salience?: number;
+}
+
+export function updateEpisode(
+  db: Db,
+  agentId: string,
+  id: number,
+  patch: EpisodeUpdate,
+  now: number,
+): EpisodeRecord | null {
+  const sets: string[] = [];
+  const params: (string | number)[] = [];
+  if (patch.summary !== undefined) {
+    sets.push('summary = ?');
+    params.push(patch.summary);
+  }
+  for (const k of ['topics', 'entities', 'decisions', 'action_items'] as const) {
+    const v = patch[k];
+    if (v !== undefined) {
+      sets.push(`${k} = ?`);
+      params.push(JSON.stringify(v));
+    }
+  }
+  if (patch.salience !== undefined) {
+    // A salience set by hand restarts the decay clock from now.
+    sets.push('salience = ?', 'last_decay_at = ?');
+    params.push(patch.salience, now);
+  }
+  sets.push('updated_at = ?');
+  params.push(now);
+  const changed = db
+    .prepare(`UPDATE episodes SET ${sets.join(', ')} WHERE id = ? AND agent_id = ?`)
+    .run(...params, id, agentId).changes;
+  return changed > 0 ? getEpisode(db, agentId, id) : null;
+}
+
+/** Deletes the episode (its FTS entry and vector go with it, by trigger). */
+export function deleteEpisode(db: Db, agentId: string, id: number): boolean {
+  return (
+    db.prepare('DELETE FROM episodes WHERE id = ? AND agent_id = ?').run(id, agentId).changes > 0
+  );
+}
