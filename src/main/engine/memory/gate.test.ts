@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import type { MemorySection } from '../../../shared/api.ts';
+import type { CompletionOptions, UpstreamClient } from '../services.ts';
+import {
+  classifyHeuristic,
+  classifyWithLlm,
+  mentionsKnownName,
+  nameSet,
+  parseSectionAnswer,
+} from './gate.ts';
+
+const ctx = { knownNames: nameSet(['Caroline', 'Melanie', 'Project Falcon', 'Biscuit']) };
+
+const table: [string, MemorySection][] = [
+  // identity
+  ['Who am I?', 'identity'],
+  ["what's my name again", 'identity'],
+  ['Where do I work?', 'identity'],
+  ['Tell me about me', 'identity'],
+  ['What do you know about me?', 'identity'],
+  // transcript
+  ['What exactly did I say about the budget?', 'transcript'],
+  ['Quote back my words verbatim', 'transcript'],
+  ['Did I really say "ship it on Friday" last week?', 'transcript'],
+  ['Give me the exact wording of my message about rent', 'transcript'],
+  // episode
+  ['What did we discuss yesterday?', 'episode'],
+  ['You said something about a library last week', 'episode'],
+  ['Remember when we planned the trip?', 'episode'],
+  ['When did Caroline go to the LGBTQ support group?', 'episode'],
+  ['What happened with the landlord last month?', 'episode'],
+  ['when did I start my new job?', 'episode'],
+  // pinned
+  ['Remind me what my sister is called', 'pinned'],
+  ['What did I tell you about my diet?', 'pinned'],
+  ["What is Melanie's hobby?", 'pinned'],
+  ['How is Biscuit doing?', 'pinned'],
+  ['What is my favourite colour?', 'pinned'],
+  ['Do I like spicy food?', 'pinned'],
+  ["What's my dog's name?", 'pinned'],
+  ['Any news on project falcon?', 'pinned'],
+  ['Write a birthday poem for Melanie', 'pinned'],
+  // none: generic tasks and general knowledge
+  ['Write a haiku about autumn', 'none'],
+  ['Explain quicksort', 'none'],
+  ['Translate "good morning" into French', 'none'],
+  ['What is the capital of France?', 'none'],
+  ['How do I make pancakes?', 'none'],
+  ['What is 17 * 23?', 'none'],
+  ['Can you fix my code? ```js\nconst x = 1;\n```', 'none'],
+  ['def add(a, b): return a + b  # why does this fail?', 'none'],
+  ['Summarize this paragraph: The mitochondria is the powerhouse of the cell.', 'none'],
+  ['Give me a recipe for banana bread', 'none'],
+  ['Who wrote Hamlet?', 'none'],
+  ['Write a story about what happened yesterday in a small town', 'none'],
+  ['Tell me a joke', 'none'],
+  ['Please proofread my essay', 'none'],
+  ['hello', 'none'],
+  ['', 'none'],
+];
+
+describe('heuristic gate', () => {
+  it.each(table)('%j → %s', (message, section) => {
+    expect(classifyHeuristic(message, ctx)).toBe(section);
+  });
+
+  it('knows nothing without names: a question naming a stranger gets no memory', () => {
+    expect(classifyHeuristic("What is Melanie's hobby?", { knownNames: new Set() })).toBe('none');
+  });
+
+  it('classifies only the head of a pasted document', () => {
+    const doc = 'Explain this log:\n' + 'x'.repeat(5000) + '\nwho am I';
+    expect(classifyHeuristic(doc, ctx)).toBe('none');
+  });
+});
+
+describe('names', () => {
+  it('builds a name set without stop words, numbers or greetings', () => {
+    const names = nameSet(['Anna Smith', 'the', 'Hey', '2023', 'New York']);
+    expect(names.has('anna')).toBe(true);
+    expect(names.has('anna smith')).toBe(true);
+    expect(names.has('new york')).toBe(true);
+    expect(names.has('the')).toBe(false);
+    expect(names.has('hey')).toBe(false);
+    expect(names.has('2023')).toBe(false);
+  });
+
+  it('matches whole words and possessives only', () => {
+    const names = nameSet(['Ann']);
+    expect(mentionsKnownName("Ann's car", names)).toBe(true);
+    expect(mentionsKnownName('annual report', names)).toBe(false);
+  });
+});
+
+function upstreamAnswering(
+  answer: string | Error,
+  delayMs = 0,
+): UpstreamClient & {
+  calls: CompletionOptions[];
+} {
+  const calls: CompletionOptions[] = [];
+  return {
+    calls,
+    baseUrl: () => 'http://127.0.0.1:1',
+    complete: async (options) => {
+      calls.push(options);
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      if (answer instanceof Error) throw answer;
+      return { content: answer, model: options.model, tokens: 1 };
+    },
+  };
+}
+
+describe('llm gate', () => {
+  it('uses the Core Model answer with a short timeout', async () => {
+    const up = upstreamAnswering(' Episode.');
+    expect(await classifyWithLlm('hello there', ctx, { upstream: up, model: 'core' })).toBe(
+      'episode',
+    );
+    expect(up.calls[0]?.model).toBe('core');
+    expect(up.calls[0]?.timeoutMs).toBeLessThanOrEqual(2000);
+  });
+
+  it('falls back to the heuristic on errors and on garbage', async () => {
+    const failing = upstreamAnswering(new Error('down'));
+    expect(await classifyWithLlm('Who am I?', ctx, { upstream: failing, model: 'm' })).toBe(
+      'identity',
+    );
+    const garbage = upstreamAnswering('I think you should look at the facts maybe');
+    expect(await classifyWithLlm('Write a haiku', ctx, { upstream: garbage, model: 'm' })).toBe(
+      'none',
+    );
+  });
+
+  it('parses one-word answers leniently', () => {
+    expect(parseSectionAnswer('NONE')).toBe('none');
+    expect(parseSectionAnswer('"pinned"')).toBe('pinned');
+    expect(parseSectionAnswer('episodes')).toBe('episode');
+    expect(parseSectionAnswer('banana')).toBeNull();
+    expect(parseSectionAnswer('')).toBeNull();
+  });
+});

@@ -1,0 +1,169 @@
+// The relevance gate (DESIGN §7): does this message need memory, and which section?
+// Heuristic order: identity → transcript → episode → pinned → none. Generic tasks (write a
+// haiku, explain quicksort, translate, code) must get nothing: an injected block there costs
+// tokens and can derail the answer.
+import type { MemorySection } from '../../../shared/api.ts';
+import type { Logger } from '../logger.ts';
+import type { UpstreamClient } from '../services.ts';
+import { STOP_WORDS, words } from './text.ts';
+
+export type GateMode = 'off' | 'heuristic' | 'llm';
+
+export interface GateContext {
+  /** Lower-cased names the agent's memory knows (people, places, projects...). */
+  knownNames: ReadonlySet<string>;
+}
+
+/** Only the head of a long message is classified (a pasted document is not a question). */
+const HEAD_CHARS = 1_500;
+
+const IDENTITY =
+  /\b(who am i|what(?:'s| is) my name|do you know (?:who i am|my name|me)|what(?:'s| is) my (?:job|profession|occupation|age|birthday|role|title)|where do i (?:work|live|come from)|what do i do for (?:a )?living|how old am i|(?:tell me|what do you know|everything you know|what have you learned) about me|about myself|my identity|who i am)\b/iu;
+
+const TRANSCRIPT =
+  /\b(verbatim|word for word|exact (?:words|wording|phrase|message|quote)|quote (?:me|back|what|my|your)|what exactly did (?:i|you|we)|exactly what (?:i|you|we) (?:said|wrote|asked)|the exact (?:thing|text)|my exact words|(?:i|you) literally (?:said|wrote))\b/iu;
+const QUOTED = /["“][^"”]{2,200}["”]/u;
+const SAY_VERBS = /\b(said|say|wrote|write|typed|mentioned|told|asked)\b/iu;
+
+const EPISODE_STRONG =
+  /\b(we (?:discussed|talked|spoke|chatted|covered|decided|agreed|worked on)|you (?:said|told me|mentioned|suggested|recommended|promised|helped me)|remember when|last time (?:we|i|you)|our (?:last|previous|earlier) (?:conversation|chat|discussion|session|talk)|(?:did|have) we (?:ever )?(?:discuss|talk|speak|chat|decide)|when did (?:i|we|you))\b/iu;
+const EPISODE_WEAK =
+  /\b(yesterday|last (?:week|month|year|night|weekend|time|session|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|earlier (?:today|this week)|the other day|a (?:few|couple of) (?:days|weeks|months) ago|\d+ (?:days|weeks|months|years) ago|when did|how long ago|(?:in|on|since) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\d{4}-\d{2}-\d{2})\b/iu;
+
+const RECALL =
+  /\b(remind me|do you (?:still )?remember|remember (?:what|that|my|the|when|who|where|how)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|what do you know about|do you know (?:what|where|who|how|if) (?:i|my))\b/iu;
+const PREFERENCE =
+  /\b(my favou?rite|do i (?:like|prefer|love|hate|enjoy|dislike|own|have)|what do i (?:like|prefer|love|hate|enjoy|think|want|need|own|have)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
+/** "my <noun>" in a question about the user's world (not "fix my code"). */
+const MY_THING =
+  /\bmy (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv)(?:\w+)\b/iu;
+const QUESTION =
+  /(\?\s*$)|^\s*(?:what|who|whom|whose|where|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me)\b/iu;
+
+/** Requests that are tasks about the text at hand, not about the user's past. */
+const GENERIC_TASK =
+  /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+)?(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+)|suggest (?:a|an|some)|recommend (?:a|an|some)|design|outline|plan a|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
+const CODE_LIKE = /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]/u;
+
+/** The heuristic gate (DESIGN §7 order). */
+export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
+  const text = message.slice(0, HEAD_CHARS);
+  if (text.trim() === '') return 'none';
+  if (IDENTITY.test(text)) return 'identity';
+  if (TRANSCRIPT.test(text) || (QUOTED.test(text) && SAY_VERBS.test(text) && recallOrPast(text)))
+    return 'transcript';
+  if (EPISODE_STRONG.test(text)) return 'episode';
+
+  const task = GENERIC_TASK.test(text) || CODE_LIKE.test(text);
+  const named = mentionsKnownName(text, ctx.knownNames);
+  // A task that is explicitly about remembered things still gets memory ("write a toast for
+  // my sister Anna's wedding" when Anna is known); other tasks get none.
+  if (task && !named && !RECALL.test(text)) return 'none';
+
+  if (EPISODE_WEAK.test(text) && (named || QUESTION.test(text) || /\b(?:i|we|my)\b/iu.test(text)))
+    return 'episode';
+  if (RECALL.test(text) || PREFERENCE.test(text)) return 'pinned';
+  if (named) return 'pinned';
+  if (MY_THING.test(text) && QUESTION.test(text) && !task) return 'pinned';
+  return 'none';
+}
+
+function recallOrPast(text: string): boolean {
+  return /\b(?:did|have|had|was|were|earlier|before|last|when|what)\b/iu.test(text);
+}
+
+/** True when the message names something the memory knows (whole words, case-insensitive). */
+export function mentionsKnownName(text: string, names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return false;
+  const tokens = words(text.replace(/[’']s\b/giu, ''));
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i] as string;
+    if (names.has(w)) return true;
+    // two-word names ("new york", "anna smith")
+    if (i + 1 < tokens.length && names.has(`${w} ${tokens[i + 1] as string}`)) return true;
+  }
+  return false;
+}
+
+/**
+ * Turns entity strings (episode entities, speaker labels, capitalised words of facts) into
+ * the gate's name set: lower-cased, without stop words and very short or numeric tokens.
+ */
+export function nameSet(raw: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const entity of raw) {
+    const ws = words(entity).filter((w) => w.length >= 3 && !/^\d+$/u.test(w));
+    if (ws.length === 0) continue;
+    if (ws.length === 2) out.add(ws.join(' '));
+    for (const w of ws) if (!STOP_WORDS.has(w) && !COMMON_WORDS.has(w)) out.add(w);
+  }
+  return out;
+}
+
+/** Capitalised words that are names often enough to be noise (day names, greetings...). */
+const COMMON_WORDS = new Set(
+  `hey hello thanks thank yes yeah okay sure wow great good nice cool awesome sorry user
+  assistant monday tuesday wednesday thursday friday saturday sunday january february march
+  april june july august september october november december today tomorrow`
+    .split(/\s+/u)
+    .filter(Boolean),
+);
+
+const SECTIONS: readonly MemorySection[] = ['identity', 'pinned', 'episode', 'transcript', 'none'];
+
+export interface LlmGateOptions {
+  upstream: UpstreamClient;
+  model: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  logger?: Logger;
+}
+
+/** Parses the Core Model's one-word answer; null when it is not one of the sections. */
+export function parseSectionAnswer(answer: string): MemorySection | null {
+  const first = words(answer)[0];
+  if (first === undefined) return null;
+  const normalised = first === 'episodes' ? 'episode' : first === 'facts' ? 'pinned' : first;
+  return (SECTIONS as readonly string[]).includes(normalised)
+    ? (normalised as MemorySection)
+    : null;
+}
+
+const LLM_PROMPT = `You route a user's message to a memory section. Answer with exactly one word:
+identity - the message asks about the user themself (name, job, where they live)
+pinned - it needs facts about the user's preferences, people, pets, things or plans
+episode - it refers to past conversations or events (yesterday, last week, "we discussed")
+transcript - it asks for exact past words or quotes
+none - a general task or question that needs no personal memory (code, writing, facts)`;
+
+/**
+ * The llm gate: asks the Core Model with a short timeout; on timeout, error or an answer
+ * that is not a section, falls back to the heuristic.
+ */
+export async function classifyWithLlm(
+  message: string,
+  ctx: GateContext,
+  options: LlmGateOptions,
+): Promise<MemorySection> {
+  try {
+    const result = await options.upstream.complete({
+      model: options.model,
+      messages: [
+        { role: 'system', content: LLM_PROMPT },
+        { role: 'user', content: message.slice(0, HEAD_CHARS) },
+      ],
+      temperature: 0,
+      maxTokens: 3,
+      timeoutMs: options.timeoutMs ?? 1_500,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const section = parseSectionAnswer(result.content);
+    if (section !== null) return section;
+    options.logger?.debug('llm gate answered something else; using the heuristic');
+  } catch (err) {
+    options.logger?.warn('llm gate failed; using the heuristic', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
+  return classifyHeuristic(message, ctx);
+}
