@@ -336,6 +336,7 @@ export function readKeyFile(path: string): Buffer | null {
  * folder, so a moved or copied folder keeps finding its key.
  */
 export function dataDirKeychainId(dataDir: string): string {
+  ensureDataDir(dataDir);
   const path = join(dataDir, KEYCHAIN_ID_FILE_NAME);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -533,7 +534,11 @@ export async function getRecoveryKey(
   if (explicit !== undefined) return formatRecoveryKey(parseHexKey(explicit));
   const recoveryText = env.CAIRN_RECOVERY_KEY?.trim();
   if (recoveryText) return formatRecoveryKey(parseRecoveryKey(recoveryText));
-  if (!existsSync(dataDir)) throw missingKeyError(dataDir, await openStore(options));
+  if (!existsSync(dataDir)) {
+    throw new CairnError(ErrorCode.KeyNotFound, `There is no Cairn data folder at ${dataDir}.`, {
+      status: 404,
+    });
+  }
   const store = await openStore(options);
   const found = await findStoredKey(store, logger);
   if (!found) throw missingKeyError(dataDir, store);

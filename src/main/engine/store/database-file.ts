@@ -26,6 +26,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { randomUUID } from 'node:crypto';
 import {
+  chmodSync,
   closeSync,
   copyFileSync,
   constants as fsConstants,
@@ -33,13 +34,16 @@ import {
   fsyncSync,
   linkSync,
   mkdirSync,
+  mkdtempSync,
   openSync,
   readSync,
   renameSync,
   rmSync,
   statSync,
   unlinkSync,
+  writeFileSync,
 } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../errors.ts';
@@ -50,6 +54,14 @@ import { openDatabase } from './open.ts';
 export const DATABASE_FILE_NAME = 'memory.sqlite';
 export const QUARANTINE_DIR_NAME = 'quarantine';
 export const PLAINTEXT_BACKUP_SUFFIX = '.plaintext-backup';
+
+/** Errors meaning "this plaintext file is damaged" (as opposed to: disk full, in use). */
+const damagedErrors = new WeakSet<Error>();
+function damaged(message: string, cause?: unknown): CairnError {
+  const err = new CairnError(ErrorCode.DatabaseUnreadable, message, { status: 500, cause });
+  damagedErrors.add(err);
+  return err;
+}
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 const SIDE_FILES = ['-wal', '-shm'] as const;
@@ -111,26 +123,35 @@ function applyKey(db: Db, key: Buffer): void {
 
 /**
  * Whether `key` opens the encrypted database at `path`: true / false, or null when that
- * cannot be told from the key (no database, plaintext, or not a database at all). A wrong
- * key leaves the file untouched (the key is checked with a read before anything is written).
+ * cannot be told (no database, plaintext, not a database, or an unexpected error).
+ *
+ * The check never touches the database's own files. Even a failed open of the real file
+ * rewrites its -shm (SQLite rebuilds the WAL index before it can tell the key is wrong), so
+ * the first 64 KiB of the main file (page 1 for every page size) are copied into a private
+ * temp folder and the key is tried there: SQLCipher verifies page 1's HMAC when reading the
+ * header, answering SQLITE_NOTADB for a wrong key. Page 1 of the main file is encrypted with
+ * the same key as everything in the WAL, so the answer holds for the whole database.
  */
 export function keyOpensDatabase(path: string, key: Buffer): boolean | null {
   if (inspectDatabaseFile(path) !== 'encrypted') return null;
-  let db: Db;
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-keycheck-'));
   try {
-    db = new Database(path, { fileMustExist: true });
+    const probe = join(dir, 'page1.sqlite');
+    writeFileSync(probe, readHead(path, 65536), { mode: 0o600 });
+    const db = new Database(probe, { fileMustExist: true });
+    try {
+      applyKey(db, key);
+      db.pragma('user_version', { simple: true });
+      return true;
+    } catch (err) {
+      return (err as { code?: string }).code === 'SQLITE_NOTADB' ? false : null;
+    } finally {
+      db.close();
+    }
   } catch {
     return null;
-  }
-  try {
-    applyKey(db, key);
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-    return true;
-  } catch (err) {
-    if ((err as { code?: string }).code === 'SQLITE_NOTADB') return false;
-    return null;
   } finally {
-    db.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -258,7 +279,7 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
   try {
     src = new Database(path, { fileMustExist: true });
   } catch (err) {
-    throw new CairnError(ErrorCode.DatabaseUnreadable, `Cannot open ${path}.`, { cause: err });
+    throw damaged(`Cannot open the plaintext database ${path}.`, err);
   }
   try {
     const mode = src.pragma('journal_mode', { simple: true }) as string;
@@ -275,11 +296,12 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
       src.pragma('journal_mode = DELETE');
     }
     const check = src.pragma('quick_check', { simple: true });
-    if (check !== 'ok') {
-      throw new CairnError(ErrorCode.DatabaseUnreadable, `${path} is damaged (${String(check)}).`);
-    }
+    if (check !== 'ok') throw damaged(`${path} is damaged (${String(check)}).`);
     counts = tableCounts(src);
     userVersion = src.pragma('user_version', { simple: true }) as number;
+  } catch (err) {
+    if (isCorruption(err)) throw damaged(`${path} is damaged.`, err);
+    throw err;
   } finally {
     src.close();
   }
@@ -366,6 +388,18 @@ export interface OpenedDatabase {
   migratedFromPlaintext: boolean;
 }
 
+/** The database holds the user's memory: only its owner may read it (no-op on Windows). */
+function restrictPermissions(path: string): void {
+  if (process.platform === 'win32') return;
+  try {
+    // Created empty with 0600 here, SQLite keeps that mode for -wal and -shm.
+    closeSync(openSync(path, fsConstants.O_CREAT | fsConstants.O_WRONLY, 0o600));
+    chmodSync(path, 0o600);
+  } catch {
+    // A read-only data folder fails later with a clearer error from SQLite.
+  }
+}
+
 function isCorruption(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB';
@@ -399,18 +433,28 @@ export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase
       migratePlaintextDatabase(path, key, logger);
       migratedFromPlaintext = true;
     } catch (err) {
-      if (isCairnError(err) && err.code === ErrorCode.DatabaseLocked) throw err;
-      // Unreadable without a key, so no key could read it: it is damaged.
-      logger.warn('plaintext database could not be encrypted', { error: err as Error });
+      // Damaged = unreadable without any key, so no key could ever read it. Anything else
+      // (disk full, file in use) leaves the plaintext database in place and is reported.
+      if (!(err instanceof Error) || !damagedErrors.has(err)) throw err;
       quarantine('damaged plaintext SQLite database');
     }
-  } else if (kind === 'encrypted' || kind === 'empty') {
+  } else if (kind === 'encrypted') {
+    const opens = keyOpensDatabase(path, key);
+    if (opens === false) {
+      throw new CairnError(
+        ErrorCode.WrongKey,
+        `The database ${path} cannot be opened with this key: it was encrypted with a different key. ` +
+          'It was left untouched. Start Cairn with CAIRN_RECOVERY_KEY set to its recovery key, or with the right CAIRN_DB_KEY.',
+        { status: 500 },
+      );
+    }
     const leftover = path + PLAINTEXT_BACKUP_SUFFIX;
-    if (existsSync(leftover) && keyOpensDatabase(path, key) === true) {
-      // Step 5 of a migration was interrupted after the verified rename: the backup is stale.
+    if (opens === true && existsSync(leftover)) {
+      // A migration was interrupted after its verified rename: the backup is stale plaintext.
       rmSync(leftover, { force: true });
     }
   }
+  restrictPermissions(path);
 
   try {
     const db = openDatabase({ path, key });

@@ -35,6 +35,17 @@ export function openDatabase(options: OpenOptions): Db {
     try {
       db.prepare('SELECT count(*) FROM sqlite_master').get();
     } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+        throw new CairnError(
+          ErrorCode.DatabaseLocked,
+          `The database at ${options.path} is locked by another process (is another Cairn running?).`,
+          { status: 503, cause: err },
+        );
+      }
+      // Anything but "not a database" (SQLCipher's answer to a wrong key) is an I/O or
+      // corruption error: let the caller see it as it is (store/database-file.ts decides).
+      if (code !== 'SQLITE_NOTADB') throw err;
       throw new CairnError(
         ErrorCode.WrongKey,
         `The database at ${options.path} cannot be opened with this key (wrong key, or not a Cairn database). It was left untouched.`,
