@@ -1,0 +1,115 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { ErrorCode } from '../../../shared/errors.ts';
+import { CairnError } from '../errors.ts';
+import type { EngineServices } from '../services.ts';
+import { type BackgroundTasks, createBackgroundTasks } from './background.ts';
+import { registerErrorHandler } from './error-handler.ts';
+import { registerAgentRoutes } from './routes/agents.ts';
+import { registerHealthRoutes } from './routes/health.ts';
+import { registerIngestRoutes } from './routes/ingest.ts';
+import { registerProxyRoutes } from './routes/proxy.ts';
+import { registerSettingsRoutes } from './routes/settings.ts';
+import { registerSecurity } from './security.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as received, forwarded byte for byte when nothing is injected. */
+    rawBody?: string;
+  }
+}
+
+export const MiB = 1024 * 1024;
+
+export interface AppOptions {
+  /** Default body limit (bytes) for routes without their own. */
+  bodyLimit?: number;
+  /** POST /v1/chat/completions (default 10 MiB). */
+  chatBodyLimit?: number;
+  /** POST /memory/ingest (default 64 MiB: 10k turns of real conversations). */
+  ingestBodyLimit?: number;
+  /** Extra Host names besides loopback (only when the user binds elsewhere on purpose). */
+  allowedHosts?: string[];
+  /** Extra browser origins (e.g. the desktop renderer's), besides the server's own. */
+  allowedOrigins?: string[];
+  /** Where the built web UI lives (served at `/` when the static UI module is present). */
+  staticUiDir?: string;
+  /** Background work after responses; created when not given, drained on close. */
+  background?: BackgroundTasks;
+}
+
+/**
+ * Builds the HTTP app (routes, auth, errors) without listening, so tests can `inject()`
+ * and the engine can decide where to listen (fastify/demo: build in one place, listen in
+ * another).
+ */
+export function buildApp(services: EngineServices, options: AppOptions = {}): FastifyInstance {
+  const background = options.background ?? createBackgroundTasks(services.logger.child('jobs'));
+  const app = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? 1 * MiB,
+    // Keep-alive clients (every OpenAI SDK) reuse the connection between calls.
+    keepAliveTimeout: 65_000,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+  });
+
+  // JSON bodies are kept as text too: a pass-through request is forwarded as it came.
+  app.removeContentTypeParser(['application/json']);
+  app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') {
+      done(new CairnError(ErrorCode.InvalidJson, 'The request body is empty; send JSON.'));
+      return;
+    }
+    try {
+      const parsed: unknown = JSON.parse(text);
+      request.rawBody = text;
+      done(null, parsed);
+    } catch (err) {
+      done(
+        new CairnError(
+          ErrorCode.InvalidJson,
+          `The request body is not valid JSON (${(err as Error).message}).`,
+        ),
+      );
+    }
+  });
+
+  registerErrorHandler(app, services.logger.child('http'));
+  registerSecurity(app, {
+    token: services.token,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+  });
+
+  registerHealthRoutes(app, services);
+  registerProxyRoutes(app, services, {
+    background,
+    chatBodyLimit: options.chatBodyLimit ?? 10 * MiB,
+  });
+  registerIngestRoutes(app, services, {
+    background,
+    ingestBodyLimit: options.ingestBodyLimit ?? 64 * MiB,
+  });
+  registerAgentRoutes(app, services);
+  registerSettingsRoutes(app, services);
+
+  app.addHook('onClose', async () => {
+    await background.drain(5000);
+  });
+  return app;
+}
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+}
+
+/** Listens and resolves with the URL clients use (`http://127.0.0.1:<port>`). */
+export async function listen(app: FastifyInstance, options: ListenOptions): Promise<string> {
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return `http://${host}:${port}`;
+}

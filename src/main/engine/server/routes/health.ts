@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { HealthResponse } from '../../../../shared/api.ts';
+import type { EngineServices } from '../../services.ts';
+
+/** The provider URL without credentials or query (GET /health needs no token). */
+function displayUrl(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`.replace(/\/$/, '');
+  } catch {
+    return null;
+  }
+}
+
+export function registerHealthRoutes(app: FastifyInstance, services: EngineServices): void {
+  app.get('/health', async (): Promise<HealthResponse> => {
+    const embedder = services.embedder.state();
+    const url = services.upstream.baseUrl();
+    return {
+      status: embedder.status === 'error' ? 'degraded' : 'ok',
+      version: services.version,
+      encryption: { enabled: true, cipher: 'sqlcipher', keySource: services.keySource },
+      embedder,
+      upstream: { configured: url !== null, url: displayUrl(url) },
+      memoryEnabled: services.settings.get().enabled,
+      uptimeSeconds: Math.round((services.clock.now() - services.startedAt) / 1000),
+    };
+  });
+}

@@ -1,0 +1,338 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ChatCompletionRequest } from '../../../../shared/api.ts';
+import { ErrorCode } from '../../../../shared/errors.ts';
+import { CairnError, isCairnError } from '../../errors.ts';
+import { injectMemory } from '../../memory/inject.ts';
+import type { ChatMessageLike, EngineServices } from '../../services.ts';
+import { recordTurn, type TranscriptMessage } from '../../store/transcript.ts';
+import { isProviderClient, type ProviderClient } from '../../upstream/upstream-client.ts';
+import type { BackgroundTasks } from '../background.ts';
+import { errorBody } from '../error-handler.ts';
+import { parseWith } from '../validate.ts';
+
+// DESIGN §5: the OpenAI-compatible proxy. Without X-Osaurus-Agent-Id it is a pure
+// pass-through (the client's bytes are forwarded as they came, nothing is recorded). With it,
+// the memory block goes in front of the latest user message, everything else is forwarded
+// unchanged, the answer is streamed through as it arrives, and the turn is recorded only
+// once the answer completed, after the response was sent.
+
+const AGENT_HEADER = 'x-osaurus-agent-id';
+const CONVERSATION_HEADER = 'x-osaurus-conversation-id';
+
+export interface ProxyRouteOptions {
+  background: BackgroundTasks;
+  chatBodyLimit: number;
+}
+
+function headerValue(request: FastifyRequest, name: string, field: string): string | null {
+  const raw = request.headers[name];
+  if (raw === undefined) return null;
+  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+  if (v === '') return null;
+  if (v.length > 200) {
+    throw new CairnError(ErrorCode.ValidationFailed, `${field} is at most 200 characters.`);
+  }
+  return v;
+}
+
+/** The text of a message: a string, or its text parts joined. */
+export function messageText(message: ChatMessageLike | undefined): string {
+  const c = message?.content;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) {
+    return c
+      .filter((p) => p.type === 'text' && typeof p.text === 'string')
+      .map((p) => p.text as string)
+      .join('\n');
+  }
+  return '';
+}
+
+/** `agentId:` + the first 16 hex of sha256(first user message): stable across resends. */
+export function deriveConversationId(agentId: string, messages: ChatMessageLike[]): string {
+  const first = messages.find((m) => m.role === 'user');
+  const hash = createHash('sha256').update(messageText(first)).digest('hex').slice(0, 16);
+  return `${agentId}:${hash}`;
+}
+
+/** Collects the assistant text of an SSE body and whether it finished properly. */
+export function readSseTranscript(sse: string): { text: string; completed: boolean } {
+  let text = '';
+  let completed = false;
+  for (const line of sse.split(/\r?\n/)) {
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (data === '[DONE]') {
+      completed = true;
+      continue;
+    }
+    if (data === '') continue;
+    try {
+      const chunk = JSON.parse(data) as {
+        choices?: { delta?: { content?: unknown }; finish_reason?: unknown }[];
+      };
+      const choice = chunk.choices?.[0];
+      if (typeof choice?.delta?.content === 'string') text += choice.delta.content;
+      if (choice?.finish_reason) completed = true;
+    } catch {
+      // a provider's keep-alive or comment: not part of the answer
+    }
+  }
+  return { text, completed };
+}
+
+interface TurnToRecord {
+  agentId: string;
+  conversationId: string;
+  userText: string | null;
+  startedAt: number;
+}
+
+/** Runs inside a background task, after the response was sent. */
+function recordChatTurn(
+  services: EngineServices,
+  turn: TurnToRecord,
+  assistantText: string,
+): Promise<void> | undefined {
+  {
+    const messages: TranscriptMessage[] = [];
+    if (turn.userText !== null && turn.userText !== '') {
+      messages.push({ role: 'user', content: turn.userText, createdAt: turn.startedAt });
+    }
+    if (assistantText !== '') {
+      messages.push({ role: 'assistant', content: assistantText, createdAt: services.clock.now() });
+    }
+    if (messages.length === 0) return undefined;
+    const { transcriptIds } = recordTurn(services.db, {
+      agentId: turn.agentId,
+      conversationId: turn.conversationId,
+      messages,
+      now: services.clock.now(),
+    });
+    services.distiller.notifyTurn(turn.agentId, turn.conversationId);
+    const vectors = services.vectors;
+    if (vectors) {
+      return vectors.indexRows(
+        'transcript',
+        transcriptIds.map((id, i) => ({ id, agentId: turn.agentId, text: messages[i]!.content })),
+      );
+    }
+    return undefined;
+  }
+}
+
+function upstreamOf(services: EngineServices): ProviderClient {
+  const u = services.upstream;
+  if (!isProviderClient(u)) {
+    throw new CairnError(ErrorCode.NoUpstream, 'No upstream model provider is configured.');
+  }
+  return u;
+}
+
+/** Aborts when the client goes away before the response was fully written. */
+function clientAbortSignal(reply: FastifyReply): AbortController {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller;
+}
+
+async function pipeStream(
+  reply: FastifyReply,
+  res: Response,
+  upstream: ProviderClient,
+  abort: AbortController,
+  log: EngineServices['logger'],
+): Promise<{ sse: string; ok: boolean }> {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(res.status, {
+    'content-type': res.headers.get('content-type') ?? 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  raw.flushHeaders();
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  const body = res.body;
+  if (!body) {
+    raw.end();
+    return { sse: '', ok: false };
+  }
+  const reader = body.getReader();
+  const idleMs = upstream.timeoutMs();
+  let failure: CairnError | null = null;
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const next = await Promise.race([
+        reader.read(),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), idleMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (next === 'timeout') {
+        failure = new CairnError(
+          ErrorCode.UpstreamTimeout,
+          `The upstream provider stopped sending for ${Math.round(idleMs / 1000)} s.`,
+        );
+        abort.abort();
+        break;
+      }
+      if (next.done) break;
+      if (abort.signal.aborted) break;
+      raw.write(next.value);
+      parts.push(decoder.decode(next.value, { stream: true }));
+    }
+  } catch (err) {
+    if (!abort.signal.aborted) {
+      log.warn('upstream stream broke', { err: (err as Error).message });
+      failure = new CairnError(
+        ErrorCode.UpstreamError,
+        'The upstream provider closed the stream before the answer was complete.',
+        { status: 502 },
+      );
+    }
+  }
+  if (abort.signal.aborted && failure === null) {
+    // The client left: stop reading upstream, write nothing more.
+    reader.cancel().catch(() => {});
+    if (!raw.writableEnded) raw.end();
+    return { sse: '', ok: false };
+  }
+  if (failure) {
+    reader.cancel().catch(() => {});
+    if (!raw.writableEnded) {
+      raw.write(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
+      raw.end();
+    }
+    return { sse: '', ok: false };
+  }
+  parts.push(decoder.decode());
+  raw.end();
+  return { sse: parts.join(''), ok: true };
+}
+
+export function registerProxyRoutes(
+  app: FastifyInstance,
+  services: EngineServices,
+  options: ProxyRouteOptions,
+): void {
+  const log = services.logger.child('proxy');
+
+  app.post('/v1/chat/completions', { bodyLimit: options.chatBodyLimit }, async (request, reply) => {
+    const startedAt = services.clock.now();
+    parseWith(ChatCompletionRequest, request.body);
+    const body = request.body as ChatCompletionRequest & Record<string, unknown>;
+    const messages = body.messages as ChatMessageLike[];
+    const agentId = headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
+    const upstream = upstreamOf(services);
+    const abort = clientAbortSignal(reply);
+
+    let payload = request.rawBody ?? JSON.stringify(body);
+    let turn: TurnToRecord | null = null;
+    if (agentId !== null) {
+      const conversationId =
+        headerValue(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
+        deriveConversationId(agentId, messages);
+      let latestUser = -1;
+      for (let i = messages.length - 1; i >= 0; i--) {
+        if (messages[i]!.role === 'user') {
+          latestUser = i;
+          break;
+        }
+      }
+      // A tool-result continuation ends with a tool message: its user message was
+      // recorded with the earlier turn, so only the answer is recorded this time.
+      const lastIsUser = latestUser === messages.length - 1;
+      const userText = latestUser >= 0 ? messageText(messages[latestUser]) : null;
+      turn = { agentId, conversationId, userText: lastIsUser ? userText : null, startedAt };
+      if (userText && services.settings.get().enabled) {
+        try {
+          const ctx = await services.memory.buildContext(agentId, userText, {
+            signal: abort.signal,
+          });
+          if (ctx.block !== '') {
+            payload = JSON.stringify({ ...body, messages: injectMemory(messages, ctx.block) });
+          }
+        } catch (err) {
+          // Memory is an addition: when it fails the request still gets its answer.
+          if (abort.signal.aborted) return reply;
+          log.error('building the memory context failed; forwarding without memory', { err });
+        }
+      }
+    }
+
+    let res: Response;
+    try {
+      res = await upstream.forward({
+        method: 'POST',
+        path: '/chat/completions',
+        body: payload,
+        signal: abort.signal,
+      });
+    } catch (err) {
+      if (abort.signal.aborted && !isCairnError(err)) return reply;
+      throw err;
+    }
+
+    const isSse = (res.headers.get('content-type') ?? '').includes('text/event-stream');
+    if (isSse) {
+      const { sse, ok } = await pipeStream(reply, res, upstream, abort, log);
+      if (ok && turn) {
+        const t = turn;
+        options.background.run('parse-stream', () => {
+          const { text, completed } = readSseTranscript(sse);
+          return completed ? recordChatTurn(services, t, text) : undefined;
+        });
+      }
+      return reply;
+    }
+
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      if (abort.signal.aborted) return reply;
+      throw new CairnError(
+        ErrorCode.UpstreamError,
+        'The upstream provider closed the connection before the answer was complete.',
+        { status: 502, cause: err },
+      );
+    }
+    reply
+      .code(res.status)
+      .header('content-type', res.headers.get('content-type') ?? 'application/json')
+      .send(text);
+    if (turn) {
+      const t = turn;
+      options.background.run('parse-answer', () => {
+        let content: unknown;
+        try {
+          content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] })
+            .choices?.[0]?.message?.content;
+        } catch {
+          log.warn('upstream answer is not JSON; turn not recorded');
+          return;
+        }
+        return recordChatTurn(services, t, typeof content === 'string' ? content : '');
+      });
+    }
+    return reply;
+  });
+
+  app.get('/v1/models', async (request, reply) => {
+    const upstream = upstreamOf(services);
+    const abort = clientAbortSignal(reply);
+    const res = await upstream.forward({ method: 'GET', path: '/models', signal: abort.signal });
+    const text = await res.text();
+    return reply
+      .code(res.status)
+      .header('content-type', res.headers.get('content-type') ?? 'application/json')
+      .send(text);
+  });
+}

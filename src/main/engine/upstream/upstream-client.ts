@@ -1,0 +1,293 @@
+import { ErrorCode } from '../../../shared/errors.ts';
+import { CairnError, isCairnError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type {
+  CompletionOptions,
+  CompletionResult,
+  SettingsService,
+  UpstreamClient,
+} from '../services.ts';
+
+// The user's model provider, spoken to in the OpenAI wire format with plain fetch (undici,
+// keep-alive by default). Every failure becomes a CairnError with an OpenAI-shaped code so
+// the proxy can answer the client with a clear status instead of a stack.
+
+export interface UpstreamConfig {
+  /** From the CLI/env; wins over the providers of the settings when given. */
+  upstreamUrl?: string;
+  upstreamApiKey?: string;
+  /** Time allowed until the provider answers with headers, and between two stream chunks. */
+  timeoutMs?: number;
+}
+
+export interface UpstreamTarget {
+  baseUrl: string;
+  apiKey: string | null;
+  source: 'config' | 'provider';
+}
+
+export interface ForwardRequest {
+  method: 'GET' | 'POST';
+  /** Path below the provider's base URL, e.g. `/chat/completions`. */
+  path: string;
+  /** A JSON body, already serialised (forwarded byte for byte). */
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** The proxy's view of the upstream: the Core Model client plus raw forwarding. */
+export interface ProviderClient extends UpstreamClient {
+  target(): UpstreamTarget | null;
+  /** Answer-headers / inter-chunk timeout in ms. */
+  timeoutMs(): number;
+  /**
+   * Sends a request and resolves with the provider's Response when it answered 2xx.
+   * Throws CairnError: no_upstream_configured, upstream_unavailable, upstream_timeout, or
+   * upstream_error (4xx keeps the provider's status and message; 5xx becomes 502).
+   */
+  forward(request: ForwardRequest): Promise<Response>;
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 300_000;
+
+export interface UpstreamClientOptions {
+  settings: SettingsService;
+  config?: UpstreamConfig;
+  logger: Logger;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** Turns a non-2xx provider answer into a CairnError carrying the provider's message. */
+export async function upstreamHttpError(res: Response): Promise<CairnError> {
+  let message = '';
+  try {
+    const text = await res.text();
+    try {
+      const json = JSON.parse(text) as {
+        error?: { message?: unknown } | string;
+        message?: unknown;
+      };
+      const e = json.error;
+      message =
+        typeof e === 'string'
+          ? e
+          : typeof e?.message === 'string'
+            ? e.message
+            : typeof json.message === 'string'
+              ? json.message
+              : '';
+    } catch {
+      message = text.slice(0, 500);
+    }
+  } catch {
+    // body unreadable: status alone
+  }
+  const detail = message ? `: ${message}` : '';
+  if (res.status >= 400 && res.status < 500) {
+    return new CairnError(
+      ErrorCode.UpstreamError,
+      `The upstream provider rejected the request (HTTP ${res.status})${detail}`,
+      { status: res.status },
+    );
+  }
+  return new CairnError(
+    ErrorCode.UpstreamError,
+    `The upstream provider failed (HTTP ${res.status})${detail}`,
+    { status: 502 },
+  );
+}
+
+function networkError(err: unknown, url: string): CairnError {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  const code = cause?.code ?? (err as { code?: string })?.code ?? 'network error';
+  return new CairnError(
+    ErrorCode.UpstreamUnavailable,
+    `Cannot reach the upstream provider at ${url} (${code}). Is it running?`,
+    { cause: err },
+  );
+}
+
+export function createUpstreamClient(options: UpstreamClientOptions): ProviderClient {
+  const log = options.logger.child('upstream');
+  const config = options.config ?? {};
+  const timeout = config.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const configTarget: UpstreamTarget | null = config.upstreamUrl
+    ? {
+        baseUrl: trimSlash(config.upstreamUrl),
+        apiKey: config.upstreamApiKey ?? null,
+        source: 'config',
+      }
+    : null;
+
+  // Resolved per call (providers change at runtime) but cached per settings object, which
+  // the settings service replaces on every update: no work on the hot path.
+  let cachedFor: unknown = null;
+  let cachedTarget: UpstreamTarget | null = null;
+  const target = (): UpstreamTarget | null => {
+    if (configTarget) return configTarget;
+    const s = options.settings.get();
+    if (s !== cachedFor) {
+      const provider =
+        (s.activeProviderId !== null
+          ? s.providers.find((p) => p.id === s.activeProviderId)
+          : undefined) ?? s.providers[0];
+      cachedTarget = provider
+        ? {
+            baseUrl: trimSlash(provider.baseUrl),
+            apiKey: provider.apiKey ?? null,
+            source: 'provider',
+          }
+        : null;
+      cachedFor = s;
+    }
+    return cachedTarget;
+  };
+
+  const forward = async (request: ForwardRequest): Promise<Response> => {
+    const t = target();
+    if (!t) {
+      throw new CairnError(
+        ErrorCode.NoUpstream,
+        'No upstream model provider is configured. Add one in Settings (providers), or start with --upstream <url> / CAIRN_UPSTREAM_URL.',
+      );
+    }
+    const url = t.baseUrl + request.path;
+    const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
+    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
+
+    // The timer covers the wait for the answer's headers only; the body (a stream may last
+    // minutes) is guarded by the caller's inter-chunk timeout.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeout);
+    const onAbort = () => controller.abort();
+    if (request.signal) {
+      if (request.signal.aborted) controller.abort();
+      else request.signal.addEventListener('abort', onAbort, { once: true });
+    }
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: request.method,
+        headers,
+        body: request.body,
+        signal: controller.signal,
+      });
+    } catch (err) {
+      if (timedOut) {
+        throw new CairnError(
+          ErrorCode.UpstreamTimeout,
+          `The upstream provider did not answer within ${Math.round(timeout / 1000)} s.`,
+          { cause: err },
+        );
+      }
+      if (request.signal?.aborted) throw err;
+      throw networkError(err, t.baseUrl);
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+    if (!res.ok) {
+      const error = await upstreamHttpError(res);
+      log.warn('upstream answered with an error', { status: res.status, path: request.path });
+      throw error;
+    }
+    return res;
+  };
+
+  const complete = async (opts: CompletionOptions): Promise<CompletionResult> => {
+    const body: Record<string, unknown> = {
+      model: opts.model,
+      messages: opts.messages,
+      stream: false,
+    };
+    if (opts.temperature !== undefined) body.temperature = opts.temperature;
+    if (opts.maxTokens !== undefined) body.max_tokens = opts.maxTokens;
+    const signals: AbortSignal[] = [];
+    if (opts.signal) signals.push(opts.signal);
+    if (opts.timeoutMs !== undefined) signals.push(AbortSignal.timeout(opts.timeoutMs));
+    const signal = signals.length ? AbortSignal.any(signals) : undefined;
+
+    const send = async (json: boolean): Promise<Response> => {
+      const payload = json ? { ...body, response_format: { type: 'json_object' } } : body;
+      try {
+        return await forward({
+          method: 'POST',
+          path: '/chat/completions',
+          body: JSON.stringify(payload),
+          signal,
+        });
+      } catch (err) {
+        if (!isCairnError(err) && signal?.aborted && !opts.signal?.aborted) {
+          throw new CairnError(
+            ErrorCode.UpstreamTimeout,
+            `The Core Model did not answer within ${opts.timeoutMs} ms.`,
+            { cause: err },
+          );
+        }
+        throw err;
+      }
+    };
+
+    let res: Response;
+    try {
+      res = await send(opts.json === true);
+    } catch (err) {
+      // Providers without structured output reject response_format with a 400: ask again
+      // without it (the caller parses leniently).
+      if (opts.json && isCairnError(err) && err.status === 400) {
+        log.info('provider rejected response_format; retrying without it');
+        res = await send(false);
+      } else {
+        throw err;
+      }
+    }
+    let json: {
+      model?: string;
+      choices?: { message?: { content?: string | null } }[];
+      usage?: { total_tokens?: number };
+    };
+    try {
+      json = (await res.json()) as typeof json;
+    } catch (err) {
+      throw new CairnError(ErrorCode.UpstreamError, 'The upstream provider sent invalid JSON.', {
+        status: 502,
+        cause: err,
+      });
+    }
+    const content = json.choices?.[0]?.message?.content;
+    if (typeof content !== 'string') {
+      throw new CairnError(
+        ErrorCode.UpstreamError,
+        'The upstream provider sent no message content.',
+        {
+          status: 502,
+        },
+      );
+    }
+    return {
+      content,
+      model: typeof json.model === 'string' ? json.model : opts.model,
+      tokens: typeof json.usage?.total_tokens === 'number' ? json.usage.total_tokens : null,
+    };
+  };
+
+  return {
+    baseUrl: () => target()?.baseUrl ?? null,
+    target,
+    timeoutMs: () => timeout,
+    forward,
+    complete,
+  };
+}
+
+export function isProviderClient(client: UpstreamClient): client is ProviderClient {
+  return typeof (client as Partial<ProviderClient>).forward === 'function';
+}
