@@ -60,7 +60,7 @@ export function sendError(reply: FastifyReply, err: CairnError): FastifyReply {
  */
 export function registerErrorHandler(app: FastifyInstance, logger: Logger): void {
   app.setErrorHandler((raw: FastifyError | Error, request, reply) => {
-    let err: CairnError | null = null;
+    let err: CairnError | null;
     if (isCairnError(raw)) err = raw;
     else if (raw instanceof ZodError) {
       err = new CairnError(
