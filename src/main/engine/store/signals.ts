@@ -71,20 +71,6 @@ export function markSignalsFailed(
   return { attempts, deadLettered: rows.some((r) => r.status === 'dead_letter') };
 }
 
-/** Marks signals dead-lettered at once (e.g. the conversation has nothing left to distil). */
-export function markSignalsDeadLetter(
-  db: Db,
-  agentId: string,
-  ids: number[],
-  error: string,
-  now: number,
-): void {
-  db.prepare(
-    `UPDATE pending_signals SET status = 'dead_letter', last_error = ?, updated_at = ?
-     WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))`,
-  ).run(error.slice(0, 1000), now, agentId, JSON.stringify(ids));
-}
-
 /**
  * Start-up recovery: signals left 'processing' by a process that died are pending again.
  * Returns the number reset.
@@ -182,4 +168,12 @@ export function conversationMessages(
     )
     .all(agentId, conversationId, maxRows) as ConversationMessage[];
   return rows.reverse();
+}
+
+/** Gives claimed signals back without counting an attempt (shutdown interrupted the work). */
+export function releaseSignals(db: Db, agentId: string, ids: number[], now: number): void {
+  db.prepare(
+    `UPDATE pending_signals SET status = 'pending', updated_at = ?
+     WHERE agent_id = ? AND status = 'processing' AND id IN (SELECT value FROM json_each(?))`,
+  ).run(now, agentId, JSON.stringify(ids));
 }

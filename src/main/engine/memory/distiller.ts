@@ -1,0 +1,440 @@
+// The write path (DESIGN §6): debounced, per-conversation distillation of recorded turns.
+//
+// - notifyTurn() (hot path) only re-arms a timer. A new conversation of the same agent
+//   flushes the agent's previous conversation at once.
+// - One Core Model call per conversation asks for the JSON digest; the reply is parsed
+//   leniently (digest.ts). A failed call or malformed reply counts an attempt and is retried
+//   later; after the third the signals become dead letters (visible in diagnostics,
+//   retryable) AND the heuristic distiller stores its digest, so memory never ends up empty
+//   because the Core Model is down. Without a Core Model the heuristic distiller is used
+//   directly.
+// - Work runs one conversation at a time (a bounded queue), never on the request path.
+// - recover() at start-up resets 'processing' rows left by a dead process and re-arms every
+//   conversation with pending signals; flush() at shutdown processes what it can in time.
+// - Everything is logged to processing_log without content.
+import type { Digest } from '../../../shared/digest.ts';
+import { isCairnError } from '../errors.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import type {
+  ChatMessageLike,
+  DistillerService,
+  SettingsService,
+  UpstreamClient,
+  VectorService,
+} from '../services.ts';
+import type { Db } from '../store/migrate.ts';
+import { logProcessing } from '../store/processing-log.ts';
+import {
+  claimPendingSignals,
+  conversationMessages,
+  listPendingConversations,
+  markSignalsFailed,
+  markSignalsProcessed,
+  MAX_DISTILL_ATTEMPTS,
+  releaseSignals,
+  resetStaleProcessing,
+  type ConversationMessage,
+} from '../store/signals.ts';
+import { parseDigest } from './digest.ts';
+import { storeDigest } from './facts.ts';
+import { heuristicDigest } from './heuristic-distiller.ts';
+import { stripPrivate } from './private.ts';
+
+export interface DistillerOptions {
+  db: Db;
+  settings: SettingsService;
+  upstream: UpstreamClient;
+  vectors: VectorService | null;
+  logger: Logger;
+  clock: Clock;
+  /** Tests: a debounce shorter than the 10 s minimum of summaryDebounceSeconds. */
+  debounceMsOverride?: number;
+  /** Delay before a failed Core Model call is retried (default 30 s × attempts). */
+  retryDelayMs?: number;
+  /** Delay before recovered conversations are distilled after start-up (default 2 s). */
+  recoverDelayMs?: number;
+  /** Timeout of one Core Model call (default 120 s). */
+  llmTimeoutMs?: number;
+  maxAttempts?: number;
+  /** Newest transcript rows of a conversation considered (default 2000). */
+  maxRows?: number;
+  /** Characters of transcript sent to the Core Model (newest kept; default 24 000). */
+  maxPromptChars?: number;
+}
+
+export type DistillOutcome =
+  'nothing' | 'llm' | 'heuristic' | 'retry' | 'dead_letter' | 'interrupted';
+
+const key = (agentId: string, conversationId: string) => JSON.stringify([agentId, conversationId]);
+
+const SYSTEM_PROMPT = `You distil a conversation between a user and an assistant into long-term memory.
+Answer with ONE JSON object and nothing else, with exactly these fields:
+{
+  "episode": {
+    "summary": "3-6 sentences: what happened and what was said, with names, dates and numbers",
+    "topics": ["short keyword", "..."],
+    "entities": ["people, places, organisations, products named"],
+    "decisions": ["decisions that were made"],
+    "action_items": ["things someone committed to do"],
+    "salience": 0.0-1.0 (how worth remembering this conversation is)
+  },
+  "pinned_candidates": [
+    {"content": "one durable fact about the user, third person, e.g. 'User is vegetarian'", "salience": 0.0-1.0, "tags": ["preference"]}
+  ],
+  "identity_facts": ["core identity facts only: name, job, employer, location, age, pronouns, family"]
+}
+Rules: only facts the user stated about themselves (never the assistant's statements about itself,
+never questions or hypotheticals). Use empty arrays when there is nothing. Write facts so they make
+sense without the conversation. Never include secrets such as passwords or keys.`;
+
+function formatDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The Core Model prompt: the conversation (private spans removed), newest kept if too long. */
+export function buildDistillPrompt(
+  messages: ConversationMessage[],
+  maxChars: number,
+): ChatMessageLike[] {
+  const lines: string[] = [];
+  let size = 0;
+  let truncated = false;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    const text = stripPrivate(m.content);
+    if (!text) continue;
+    const line = `[${formatDate(m.created_at)}] ${m.role}: ${text}`;
+    if (size + line.length > maxChars) {
+      if (lines.length === 0) lines.push(line.slice(line.length - maxChars));
+      truncated = true;
+      break;
+    }
+    lines.push(line);
+    size += line.length + 1;
+  }
+  lines.reverse();
+  const first = messages[0];
+  const header = first ? `Conversation of ${formatDate(first.created_at)}` : 'Conversation';
+  return [
+    { role: 'system', content: SYSTEM_PROMPT },
+    {
+      role: 'user',
+      content: `${header}${truncated ? ' (earlier messages omitted)' : ''}:\n\n${lines.join('\n')}`,
+    },
+  ];
+}
+
+export function createDistiller(
+  options: DistillerOptions,
+): DistillerService & { stop(): void; idle(): Promise<void> } {
+  const { db, settings, upstream, vectors, clock } = options;
+  const log = options.logger.child('distiller');
+  const maxAttempts = options.maxAttempts ?? MAX_DISTILL_ATTEMPTS;
+  const maxRows = options.maxRows ?? 2000;
+  const maxPromptChars = options.maxPromptChars ?? 24_000;
+  const llmTimeoutMs = options.llmTimeoutMs ?? 120_000;
+
+  const timers = new Map<
+    string,
+    { timer: NodeJS.Timeout; agentId: string; conversationId: string }
+  >();
+  const lastConversation = new Map<string, string>();
+  let queue: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  let shutdown: AbortController | null = null;
+
+  const debounceMs = () =>
+    options.debounceMsOverride ?? settings.get().summaryDebounceSeconds * 1000;
+
+  function arm(agentId: string, conversationId: string, delayMs: number): void {
+    if (stopped) return;
+    const k = key(agentId, conversationId);
+    const existing = timers.get(k);
+    if (existing) clearTimeout(existing.timer);
+    const timer = setTimeout(() => {
+      timers.delete(k);
+      if (settings.get().extractionMode === 'manual') return;
+      void enqueue(agentId, conversationId, false).catch((err: unknown) =>
+        log.error('distillation failed', { err }),
+      );
+    }, delayMs);
+    timer.unref();
+    timers.set(k, { timer, agentId, conversationId });
+  }
+
+  function enqueue(
+    agentId: string,
+    conversationId: string,
+    untilDone: boolean,
+  ): Promise<DistillOutcome> {
+    const run = queue.then(async () => {
+      let outcome = await distilOnce(agentId, conversationId);
+      while (untilDone && outcome === 'retry' && !stopped) {
+        outcome = await distilOnce(agentId, conversationId);
+      }
+      if (outcome === 'retry' && !stopped) {
+        arm(agentId, conversationId, options.retryDelayMs ?? 30_000);
+      }
+      return outcome;
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  function storeHeuristic(
+    agentId: string,
+    conversationId: string,
+    messages: ConversationMessage[],
+  ): Promise<unknown> {
+    const digest = heuristicDigest(
+      messages.map((m) => ({
+        role: m.role,
+        content: stripPrivate(m.content),
+        created_at: m.created_at,
+      })),
+      { conversationAt: messages[0]!.created_at },
+    );
+    return store(agentId, conversationId, messages, digest);
+  }
+
+  function store(
+    agentId: string,
+    conversationId: string,
+    messages: ConversationMessage[],
+    digest: Digest,
+  ) {
+    return storeDigest({
+      db,
+      agentId,
+      conversationId,
+      conversationAt: messages[0]!.created_at,
+      digest,
+      now: clock.now(),
+      vectors,
+      logger: log,
+    });
+  }
+
+  /** One attempt at the conversation's pending signals. */
+  async function distilOnce(agentId: string, conversationId: string): Promise<DistillOutcome> {
+    const started = clock.now();
+    const t0 = performance.now();
+    const signals = claimPendingSignals(db, agentId, conversationId, started);
+    if (signals.length === 0) return 'nothing';
+    const ids = signals.map((s) => s.id);
+    const elapsed = () => performance.now() - t0;
+    try {
+      const messages = conversationMessages(db, agentId, conversationId, maxRows).filter(
+        (m) => m.role === 'user' || m.role === 'assistant',
+      );
+      if (messages.length === 0) {
+        // The transcript was deleted before it was distilled: nothing left to remember.
+        markSignalsProcessed(db, agentId, ids, clock.now());
+        logProcessing(db, {
+          kind: 'distill',
+          agentId,
+          status: 'skipped',
+          model: null,
+          durationMs: elapsed(),
+          error: 'no transcript left for this conversation',
+          now: clock.now(),
+        });
+        return 'nothing';
+      }
+      const model = settings.get().coreModel;
+      if (!model || upstream.baseUrl() === null) {
+        await storeHeuristic(agentId, conversationId, messages);
+        markSignalsProcessed(db, agentId, ids, clock.now());
+        logProcessing(db, {
+          kind: 'distill',
+          agentId,
+          status: 'ok',
+          model: 'heuristic',
+          durationMs: elapsed(),
+          now: clock.now(),
+        });
+        log.info('distilled (heuristic)', { agent: agentId, conversation: conversationId });
+        return 'heuristic';
+      }
+
+      let failure: string;
+      let tokens: number | null = null;
+      try {
+        const signal = shutdown?.signal;
+        const result = await upstream.complete({
+          model,
+          messages: buildDistillPrompt(messages, maxPromptChars),
+          json: true,
+          temperature: 0,
+          timeoutMs: llmTimeoutMs,
+          ...(signal ? { signal } : {}),
+        });
+        tokens = result.tokens;
+        const parsed = parseDigest(result.content);
+        if (parsed.ok) {
+          await store(agentId, conversationId, messages, parsed.digest);
+          markSignalsProcessed(db, agentId, ids, clock.now());
+          logProcessing(db, {
+            kind: 'distill',
+            agentId,
+            status: 'ok',
+            model: result.model || model,
+            tokens,
+            durationMs: elapsed(),
+            now: clock.now(),
+          });
+          log.info('distilled', { agent: agentId, conversation: conversationId, tokens });
+          return 'llm';
+        }
+        failure = `malformed digest: ${parsed.error}`;
+      } catch (err) {
+        if (shutdown?.signal.aborted) {
+          releaseSignals(db, agentId, ids, clock.now());
+          return 'interrupted';
+        }
+        failure = isCairnError(err)
+          ? `${err.code}: ${err.message}`
+          : `${(err as Error).name}: ${(err as Error).message}`;
+      }
+
+      const { attempts, deadLettered } = markSignalsFailed(
+        db,
+        agentId,
+        ids,
+        failure,
+        clock.now(),
+        maxAttempts,
+      );
+      logProcessing(db, {
+        kind: 'distill',
+        agentId,
+        status: deadLettered ? 'dead_letter' : 'error',
+        model,
+        tokens,
+        durationMs: elapsed(),
+        error: failure,
+        now: clock.now(),
+      });
+      log.warn('distillation attempt failed', {
+        agent: agentId,
+        conversation: conversationId,
+        attempts,
+        deadLettered,
+        error: failure,
+      });
+      if (!deadLettered) return 'retry';
+      // Dead letter: the heuristic digest keeps memory working; a retry from diagnostics
+      // replaces this episode with the Core Model's once it is back.
+      await storeHeuristic(agentId, conversationId, messages);
+      return 'dead_letter';
+    } catch (err) {
+      // A bug or a database error: count it as an attempt so it cannot loop forever.
+      const message = `${(err as Error).name}: ${(err as Error).message}`;
+      const { deadLettered } = markSignalsFailed(
+        db,
+        agentId,
+        ids,
+        message,
+        clock.now(),
+        maxAttempts,
+      );
+      logProcessing(db, {
+        kind: 'distill',
+        agentId,
+        status: deadLettered ? 'dead_letter' : 'error',
+        durationMs: elapsed(),
+        error: message,
+        now: clock.now(),
+      });
+      log.error('distillation failed', { agent: agentId, err });
+      return deadLettered ? 'dead_letter' : 'retry';
+    }
+  }
+
+  const service = {
+    notifyTurn(agentId: string, conversationId: string): void {
+      if (stopped) return;
+      const previous = lastConversation.get(agentId);
+      lastConversation.set(agentId, conversationId);
+      if (settings.get().extractionMode === 'manual') return;
+      if (previous !== undefined && previous !== conversationId) {
+        // A new conversation for the same agent: the previous one is finished.
+        arm(agentId, previous, 0);
+      }
+      arm(agentId, conversationId, debounceMs());
+    },
+
+    async distilNow(agentId: string, conversationId: string): Promise<void> {
+      const k = key(agentId, conversationId);
+      const t = timers.get(k);
+      if (t) {
+        clearTimeout(t.timer);
+        timers.delete(k);
+      }
+      await enqueue(agentId, conversationId, true);
+    },
+
+    recover(): void {
+      const reset = resetStaleProcessing(db, clock.now());
+      const pending = listPendingConversations(db);
+      if (reset || pending.length) {
+        log.info('recovering pending signals', { conversations: pending.length, reset });
+      }
+      if (settings.get().extractionMode === 'manual') return;
+      const base = options.recoverDelayMs ?? 2000;
+      pending.forEach((p, i) => arm(p.agent_id, p.conversation_id, base + i * 10));
+    },
+
+    async flush(timeoutMs: number): Promise<void> {
+      const deadline = performance.now() + timeoutMs;
+      const armed = [...timers.values()];
+      for (const t of armed) clearTimeout(t.timer);
+      timers.clear();
+      stopped = true;
+      shutdown = new AbortController();
+      const abortTimer = setTimeout(() => shutdown?.abort(), timeoutMs);
+      abortTimer.unref();
+      try {
+        await Promise.race([queue, sleep(timeoutMs)]);
+        if (settings.get().extractionMode === 'manual') return;
+        const todo = new Map<string, [string, string]>();
+        for (const t of armed)
+          todo.set(key(t.agentId, t.conversationId), [t.agentId, t.conversationId]);
+        for (const p of listPendingConversations(db)) {
+          todo.set(key(p.agent_id, p.conversation_id), [p.agent_id, p.conversation_id]);
+        }
+        for (const [agentId, conversationId] of todo.values()) {
+          if (performance.now() >= deadline || shutdown.signal.aborted) break;
+          const run = queue.then(() => distilOnce(agentId, conversationId));
+          queue = run.catch(() => undefined);
+          await Promise.race([run, sleep(Math.max(0, deadline - performance.now()))]);
+        }
+      } finally {
+        clearTimeout(abortTimer);
+        shutdown.abort();
+        // Let an interrupted attempt release its signals before the database closes.
+        await Promise.race([queue, sleep(200)]);
+      }
+    },
+
+    stop(): void {
+      stopped = true;
+      for (const t of timers.values()) clearTimeout(t.timer);
+      timers.clear();
+    },
+
+    /** Tests and shutdown: resolves when the queue is empty. */
+    idle(): Promise<void> {
+      return queue.then(() => undefined);
+    },
+  };
+  return service;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    t.unref();
+  });
+}
