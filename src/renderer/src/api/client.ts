@@ -1,0 +1,252 @@
+// The one typed client over Cairn's HTTP management API (DESIGN §9). Every response is
+// validated with the shared zod schemas, so a server/renderer mismatch fails loudly here
+// instead of rendering half-empty pages.
+import { z } from 'zod';
+import {
+  AgentsResponse,
+  ConsolidateResponse,
+  ConsolidationRunsResponse,
+  ContextResponse,
+  DeletedResponse,
+  DiagnosticsResponse,
+  EpisodeListResponse,
+  Episode,
+  EpisodePatch,
+  HealthResponse,
+  Identity,
+  IdentityPut,
+  IngestRequest,
+  IngestResponse,
+  PinnedCreate,
+  PinnedFact,
+  PinnedListResponse,
+  PinnedPatch,
+  SearchRequest,
+  SearchResponse,
+  StatsResponse,
+  TranscriptListResponse,
+} from '../../../shared/api.ts';
+import { PublicSettings, SettingsPatch } from '../../../shared/settings.ts';
+
+/** An error answered by the API (`{error:{message,type,code}}`) or a network failure. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly type: string;
+  constructor(message: string, status: number, code: string, type: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.type = type;
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof z.ZodError) return err.issues.map((i) => i.message).join('; ');
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+const ApiErrorBody = z.object({
+  error: z.object({ message: z.string(), type: z.string().optional(), code: z.unknown() }),
+});
+
+/** `GET /v1/models` answers in the OpenAI list shape. */
+export const ModelsResponse = z.object({
+  data: z.array(z.object({ id: z.string(), owned_by: z.string().optional() }).passthrough()),
+});
+export type ModelsResponse = z.infer<typeof ModelsResponse>;
+
+/** `GET /memory/recovery-key`, when the server exposes it. */
+export const RecoveryKeyResponse = z.object({ recovery_key: z.string() });
+
+export type PinnedStatusFilter = 'active' | 'disabled' | 'all';
+export type PinnedSort = 'salience' | 'created_at' | 'last_used' | 'use_count';
+
+export interface PageQuery {
+  agent_id: string;
+  limit?: number;
+  offset?: number;
+  q?: string;
+}
+export interface PinnedQuery extends PageQuery {
+  status?: PinnedStatusFilter;
+  sort?: PinnedSort;
+}
+export interface TranscriptQuery extends PageQuery {
+  conversation_id?: string;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  token: string | null;
+  fetch?: typeof fetch;
+  /** Called when the server answers 401, so the UI can ask for the token again. */
+  onUnauthorized?: () => void;
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+function queryString(q: Query): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined || v === null || v === '') continue;
+    params.set(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+export function createApiClient(options: ApiClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  async function request<T>(
+    schema: z.ZodType<T>,
+    method: string,
+    path: string,
+    init: { query?: Query; body?: unknown; auth?: boolean; signal?: AbortSignal } = {},
+  ): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (init.auth !== false && options.token) headers.authorization = `Bearer ${options.token}`;
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}${queryString(init.query ?? {})}`, {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: init.signal,
+      });
+    } catch (err) {
+      if (err instanceof Error && err.name === 'AbortError') throw err;
+      throw new ApiError(
+        `Cannot reach the Cairn server at ${base}. Is it running?`,
+        0,
+        'network_error',
+        'network_error',
+      );
+    }
+    const text = await res.text();
+    let json: unknown = undefined;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+    }
+    if (!res.ok) {
+      if (res.status === 401) options.onUnauthorized?.();
+      const parsed = ApiErrorBody.safeParse(json);
+      if (parsed.success) {
+        const { message, type, code } = parsed.data.error;
+        throw new ApiError(message, res.status, String(code ?? 'error'), type ?? 'error');
+      }
+      throw new ApiError(
+        `The server answered ${res.status} ${res.statusText}`.trim(),
+        res.status,
+        'http_error',
+        'http_error',
+      );
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ApiError(
+        `Unexpected response from ${method} ${path}: ${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.') || '(root)'} ${i.message}`)
+          .join('; ')}`,
+        res.status,
+        'invalid_response',
+        'invalid_response',
+      );
+    }
+    return parsed.data;
+  }
+
+  return {
+    baseUrl: base,
+    token: options.token,
+
+    health: (signal?: AbortSignal) =>
+      request(HealthResponse, 'GET', '/health', { auth: false, signal }),
+    models: () => request(ModelsResponse, 'GET', '/v1/models'),
+    agents: () => request(AgentsResponse, 'GET', '/agents'),
+
+    search: (body: SearchRequest) =>
+      request(SearchResponse, 'POST', '/memory/search', { body: SearchRequest.parse(body) }),
+    context: (agentId: string, message: string) =>
+      request(ContextResponse, 'POST', '/memory/context', {
+        body: { agent_id: agentId, message },
+      }),
+
+    consolidate: (agentId?: string) =>
+      request(ConsolidateResponse, 'POST', '/memory/consolidate', {
+        body: agentId ? { agent_id: agentId } : {},
+      }),
+    consolidationRuns: () =>
+      request(ConsolidationRunsResponse, 'GET', '/memory/consolidation/runs'),
+
+    listPinned: (q: PinnedQuery) =>
+      request(PinnedListResponse, 'GET', '/memory/pinned', { query: { ...q } }),
+    createPinned: (body: z.input<typeof PinnedCreate>) =>
+      request(PinnedFact, 'POST', '/memory/pinned', { body: PinnedCreate.parse(body) }),
+    getPinned: (id: number, agentId: string) =>
+      request(PinnedFact, 'GET', `/memory/pinned/${id}`, { query: { agent_id: agentId } }),
+    patchPinned: (id: number, agentId: string, patch: z.input<typeof PinnedPatch>) =>
+      request(PinnedFact, 'PATCH', `/memory/pinned/${id}`, {
+        query: { agent_id: agentId },
+        body: PinnedPatch.parse(patch),
+      }),
+    deletePinned: (id: number, agentId: string) =>
+      request(DeletedResponse, 'DELETE', `/memory/pinned/${id}`, {
+        query: { agent_id: agentId },
+      }),
+
+    listEpisodes: (q: PageQuery) =>
+      request(EpisodeListResponse, 'GET', '/memory/episodes', { query: { ...q } }),
+    patchEpisode: (id: number, agentId: string, patch: z.input<typeof EpisodePatch>) =>
+      request(Episode, 'PATCH', `/memory/episodes/${id}`, {
+        query: { agent_id: agentId },
+        body: EpisodePatch.parse(patch),
+      }),
+    deleteEpisode: (id: number, agentId: string) =>
+      request(DeletedResponse, 'DELETE', `/memory/episodes/${id}`, {
+        query: { agent_id: agentId },
+      }),
+
+    getIdentity: (agentId: string) =>
+      request(Identity, 'GET', '/memory/identity', { query: { agent_id: agentId } }),
+    putIdentity: (body: z.input<typeof IdentityPut>) =>
+      request(Identity, 'PUT', '/memory/identity', {
+        query: { agent_id: body.agent_id },
+        body: IdentityPut.parse(body),
+      }),
+
+    listTranscript: (q: TranscriptQuery) =>
+      request(TranscriptListResponse, 'GET', '/memory/transcript', { query: { ...q } }),
+    deleteTranscript: (id: number, agentId: string) =>
+      request(DeletedResponse, 'DELETE', `/memory/transcript/${id}`, {
+        query: { agent_id: agentId },
+      }),
+
+    ingest: (body: z.input<typeof IngestRequest>) =>
+      request(IngestResponse, 'POST', '/memory/ingest', { body: IngestRequest.parse(body) }),
+
+    stats: () => request(StatsResponse, 'GET', '/memory/stats'),
+    diagnostics: () => request(DiagnosticsResponse, 'GET', '/memory/diagnostics'),
+    retryDeadLetter: (id: number) =>
+      request(z.unknown(), 'POST', `/memory/diagnostics/retry/${id}`, { body: {} }),
+
+    getSettings: () => request(PublicSettings, 'GET', '/settings'),
+    putSettings: (patch: SettingsPatch) =>
+      request(PublicSettings, 'PUT', '/settings', { body: SettingsPatch.parse(patch) }),
+
+    recoveryKey: () => request(RecoveryKeyResponse, 'GET', '/memory/recovery-key'),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;

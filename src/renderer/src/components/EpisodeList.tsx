@@ -1,0 +1,243 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import type { Episode } from '../../../shared/api.ts';
+import { useApi } from '../api/ApiContext.tsx';
+import { errorMessage } from '../api/client.ts';
+import { qk } from '../api/keys.ts';
+import { formatDate } from '../format.ts';
+import { truncate } from './PinnedList.tsx';
+import {
+  Badge,
+  ConfirmDialog,
+  EmptyState,
+  ErrorBox,
+  FieldError,
+  Loading,
+  Notice,
+  Pager,
+} from './ui.tsx';
+
+const PAGE_SIZE = 20;
+
+export function EpisodeList({ agentId }: { agentId: string }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [q, setQ] = useState('');
+  const [debouncedQ, setDebouncedQ] = useState('');
+  const [offset, setOffset] = useState(0);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [forgetting, setForgetting] = useState<Episode | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    const t = setTimeout(() => setDebouncedQ(q.trim()), 250);
+    return () => clearTimeout(t);
+  }, [q]);
+
+  const query = { agent_id: agentId, q: debouncedQ, limit: PAGE_SIZE, offset };
+  const list = useQuery({
+    queryKey: qk.episodes(agentId, query),
+    queryFn: () => api.listEpisodes(query),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: qk.memory(agentId) });
+    void queryClient.invalidateQueries({ queryKey: qk.agents });
+  };
+  const forget = useMutation({
+    mutationFn: (ep: Episode) => api.deleteEpisode(ep.id, agentId),
+    onSuccess: (_r, ep) => {
+      setForgetting(null);
+      setNotice(`Forgot the episode “${truncate(ep.summary, 60)}”.`);
+      refresh();
+    },
+  });
+
+  const items = list.data?.items ?? [];
+  return (
+    <div className="stack">
+      <div className="toolbar" role="search">
+        <div className="field field-inline grow">
+          <label htmlFor={`${id}-q`}>Filter</label>
+          <input
+            id={`${id}-q`}
+            type="search"
+            value={q}
+            placeholder="Words in the summary…"
+            onChange={(e) => {
+              setQ(e.target.value);
+              setOffset(0);
+            }}
+          />
+        </div>
+      </div>
+      {notice ? <Notice tone="ok">{notice}</Notice> : null}
+      <ErrorBox error={list.error} />
+      {list.isPending ? (
+        <Loading />
+      ) : items.length === 0 ? (
+        <EmptyState>
+          No episodes yet. Conversations become episodes once they are distilled.
+        </EmptyState>
+      ) : (
+        <ul className="item-list" aria-label="Episodes">
+          {items.map((ep) => (
+            <li key={ep.id} className="item">
+              {editing === ep.id ? (
+                <EpisodeEditor
+                  episode={ep}
+                  onCancel={() => setEditing(null)}
+                  onSaved={() => {
+                    setEditing(null);
+                    setNotice('Episode saved.');
+                    refresh();
+                  }}
+                />
+              ) : (
+                <>
+                  <p className="item-content">{ep.summary}</p>
+                  <ListLine label="Decisions" values={ep.decisions} />
+                  <ListLine label="Action items" values={ep.action_items} />
+                  <div className="item-meta">
+                    <span>{formatDate(ep.conversation_at)}</span>
+                    <span>salience {ep.salience.toFixed(2)}</span>
+                    {ep.topics.map((t) => (
+                      <Badge key={`t-${t}`}>{t}</Badge>
+                    ))}
+                    {ep.entities.map((t) => (
+                      <Badge key={`e-${t}`} tone="accent">
+                        {t}
+                      </Badge>
+                    ))}
+                  </div>
+                  <div className="item-actions" role="group" aria-label="Episode actions">
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => setEditing(ep.id)}
+                    >
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      className="btn btn-small btn-danger-outline"
+                      onClick={() => setForgetting(ep)}
+                    >
+                      Forget
+                    </button>
+                  </div>
+                </>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager
+        total={list.data?.total ?? 0}
+        limit={PAGE_SIZE}
+        offset={offset}
+        onChange={setOffset}
+        label="Episodes"
+      />
+      {forgetting ? (
+        <ConfirmDialog
+          title="Forget this episode?"
+          confirmLabel="Forget"
+          busy={forget.isPending}
+          onCancel={() => setForgetting(null)}
+          onConfirm={() => forget.mutate(forgetting)}
+        >
+          <p>“{truncate(forgetting.summary, 300)}”</p>
+          <p className="muted">The raw transcript stays until you forget it too.</p>
+          <ErrorBox error={forget.error} />
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}
+
+function ListLine({ label, values }: { label: string; values: string[] }) {
+  if (values.length === 0) return null;
+  return (
+    <p className="small">
+      <strong>{label}:</strong> {values.join(' · ')}
+    </p>
+  );
+}
+
+function EpisodeEditor({
+  episode,
+  onCancel,
+  onSaved,
+}: {
+  episode: Episode;
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
+  const api = useApi();
+  const id = useId();
+  const [summary, setSummary] = useState(episode.summary);
+  const [topics, setTopics] = useState(episode.topics.join(', '));
+  const [salience, setSalience] = useState(String(episode.salience));
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      className="stack"
+      aria-label="Edit episode"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(undefined);
+        api
+          .patchEpisode(episode.id, episode.agent_id, {
+            summary,
+            topics: topics
+              .split(',')
+              .map((t) => t.trim())
+              .filter(Boolean),
+            salience: Number(salience),
+          })
+          .then(onSaved, (err: unknown) => setError(errorMessage(err)))
+          .finally(() => setBusy(false));
+      }}
+    >
+      <div className="field">
+        <label htmlFor={`${id}-summary`}>Summary</label>
+        <textarea
+          id={`${id}-summary`}
+          rows={4}
+          value={summary}
+          onChange={(e) => setSummary(e.target.value)}
+        />
+      </div>
+      <div className="row wrap">
+        <div className="field grow">
+          <label htmlFor={`${id}-topics`}>Topics (comma-separated)</label>
+          <input id={`${id}-topics`} value={topics} onChange={(e) => setTopics(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-salience`}>Salience (0–1)</label>
+          <input
+            id={`${id}-salience`}
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            value={salience}
+            onChange={(e) => setSalience(e.target.value)}
+          />
+        </div>
+      </div>
+      <FieldError id={`${id}-error`} message={error} />
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          Save
+        </button>
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

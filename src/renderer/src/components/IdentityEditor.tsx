@@ -1,0 +1,80 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { Identity } from '../../../shared/api.ts';
+import { useApi } from '../api/ApiContext.tsx';
+import { qk } from '../api/keys.ts';
+import { formatDate } from '../format.ts';
+import { ErrorBox, Loading, Notice } from './ui.tsx';
+
+export function IdentityEditor({ agentId }: { agentId: string }) {
+  const api = useApi();
+  const identity = useQuery({
+    queryKey: qk.identity(agentId),
+    queryFn: () => api.getIdentity(agentId),
+  });
+  if (identity.isPending) return <Loading />;
+  if (identity.error) return <ErrorBox error={identity.error} />;
+  return <IdentityForm identity={identity.data} key={identity.data.updated_at ?? 'new'} />;
+}
+
+function IdentityForm({ identity }: { identity: Identity }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [narrative, setNarrative] = useState(identity.narrative);
+  const [overrides, setOverrides] = useState(identity.overrides.join('\n'));
+  const save = useMutation({
+    mutationFn: () =>
+      api.putIdentity({
+        agent_id: identity.agent_id,
+        narrative,
+        overrides: overrides
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean),
+      }),
+    onSuccess: (next) => {
+      queryClient.setQueryData(qk.identity(identity.agent_id), next);
+    },
+  });
+  return (
+    <form
+      className="stack"
+      aria-label="Identity"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <p className="muted">
+        Identity is always injected: who the user is and how the agent should behave. Keep it short.
+        Last changed {formatDate(identity.updated_at)}.
+      </p>
+      <div className="field">
+        <label htmlFor={`${id}-narrative`}>Narrative</label>
+        <textarea
+          id={`${id}-narrative`}
+          rows={5}
+          value={narrative}
+          onChange={(e) => setNarrative(e.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-overrides`}>Always-on facts (one per line)</label>
+        <textarea
+          id={`${id}-overrides`}
+          rows={6}
+          value={overrides}
+          onChange={(e) => setOverrides(e.target.value)}
+        />
+      </div>
+      <ErrorBox error={save.error} />
+      {save.isSuccess ? <Notice tone="ok">Identity saved.</Notice> : null}
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+          Save identity
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,237 @@
+// Small shared building blocks: real buttons and labels, visible focus, aria where needed.
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type ReactNode,
+} from 'react';
+import { errorMessage } from '../api/client.ts';
+
+export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
+  if (!error) return null;
+  return (
+    <div className="alert alert-error" role="alert">
+      {title ? <strong>{title}: </strong> : null}
+      {errorMessage(error)}
+    </div>
+  );
+}
+
+export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?: 'info' | 'ok' }) {
+  return (
+    <div className={`alert alert-${tone}`} role="status">
+      {children}
+    </div>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="muted" role="status" aria-live="polite">
+      <span className="spinner" aria-hidden="true" /> {label}
+    </p>
+  );
+}
+
+export function Card({
+  title,
+  actions,
+  children,
+  className,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+}) {
+  const id = useId();
+  return (
+    <section className={`card ${className ?? ''}`} aria-labelledby={title ? id : undefined}>
+      {title || actions ? (
+        <header className="card-header">
+          {title ? <h2 id={id}>{title}</h2> : <span />}
+          {actions ? <div className="card-actions">{actions}</div> : null}
+        </header>
+      ) : null}
+      {children}
+    </section>
+  );
+}
+
+export function Badge({
+  children,
+  tone = 'neutral',
+}: {
+  children: ReactNode;
+  tone?: 'neutral' | 'ok' | 'warn' | 'error' | 'accent';
+}) {
+  return <span className={`badge badge-${tone}`}>{children}</span>;
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(false), 1500);
+    return () => clearTimeout(t);
+  }, [copied]);
+  return (
+    <button
+      type="button"
+      className="btn btn-small"
+      onClick={() => {
+        void copyText(text).then(() => setCopied(true));
+      }}
+    >
+      <span aria-live="polite">{copied ? 'Copied' : label}</span>
+    </button>
+  );
+}
+
+async function copyText(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Clipboard API refused (insecure context): fall back to a temporary selection.
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    ta.setAttribute('readonly', '');
+    ta.className = 'visually-hidden';
+    document.body.append(ta);
+    ta.select();
+    document.execCommand('copy');
+    ta.remove();
+  }
+}
+
+export function Pager({
+  total,
+  limit,
+  offset,
+  onChange,
+  label,
+}: {
+  total: number;
+  limit: number;
+  offset: number;
+  onChange: (offset: number) => void;
+  label: string;
+}) {
+  if (total === 0) return null;
+  const from = offset + 1;
+  const to = Math.min(offset + limit, total);
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <span className="muted">
+        {from}–{to} of {total}
+      </span>
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={offset === 0}
+        onClick={() => onChange(Math.max(0, offset - limit))}
+      >
+        Previous
+      </button>
+      <button
+        type="button"
+        className="btn btn-small"
+        disabled={to >= total}
+        onClick={() => onChange(offset + limit)}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** A modal confirmation: focus moves in, Escape cancels, focus returns to the opener. */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  busy,
+  danger = true,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+  danger?: boolean;
+}) {
+  const titleId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    cancelRef.current?.focus();
+    return () => opener?.focus?.();
+  }, []);
+  return (
+    <div className="modal-backdrop">
+      <div
+        ref={dialogRef}
+        className="modal"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') onCancel();
+          if (e.key === 'Tab') trapFocus(e, dialogRef.current);
+        }}
+      >
+        <h2 id={titleId}>{title}</h2>
+        <div className="modal-body">{children}</div>
+        <div className="modal-actions">
+          <button ref={cancelRef} type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`}
+            onClick={onConfirm}
+            disabled={busy}
+          >
+            {confirmLabel}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function trapFocus(e: ReactKeyboardEvent, root: HTMLElement | null): void {
+  if (!root) return;
+  const items = root.querySelectorAll<HTMLElement>(
+    'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])',
+  );
+  if (items.length === 0) return;
+  const first = items[0]!;
+  const last = items[items.length - 1]!;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+export function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="field-error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}

@@ -1,0 +1,151 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useApi } from '../api/ApiContext.tsx';
+import { qk } from '../api/keys.ts';
+import { Badge, Card, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
+import { formatDate, formatRelative } from '../format.ts';
+import { routeHref, type Route } from '../router.ts';
+
+export function AgentsPage({
+  route,
+  navigate,
+}: {
+  route: Route;
+  navigate: (page: 'agents', params: Record<string, string>) => void;
+}) {
+  const api = useApi();
+  const agents = useQuery({ queryKey: qk.agents, queryFn: () => api.agents() });
+  const selected = route.params.get('agent') ?? '';
+
+  return (
+    <div className="page">
+      <h1>Agents</h1>
+      <ErrorBox error={agents.error} />
+      <Card>
+        {agents.isPending ? (
+          <Loading />
+        ) : agents.data && agents.data.agents.length === 0 ? (
+          <EmptyState>
+            No agent has talked through Cairn yet. Send a request with the{' '}
+            <code>X-Osaurus-Agent-Id</code> header (see <a href="#/overview">Overview</a>).
+          </EmptyState>
+        ) : (
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="visually-hidden">Agents and their memory</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Agent</th>
+                  <th scope="col" className="num">
+                    Facts
+                  </th>
+                  <th scope="col" className="num">
+                    Episodes
+                  </th>
+                  <th scope="col" className="num">
+                    Messages
+                  </th>
+                  <th scope="col" className="num">
+                    Pending
+                  </th>
+                  <th scope="col">Last activity</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {agents.data?.agents.map((a) => (
+                  <tr
+                    key={a.id}
+                    aria-selected={a.id === selected}
+                    className={a.id === selected ? 'selected' : ''}
+                  >
+                    <th scope="row">
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => navigate('agents', { agent: a.id })}
+                      >
+                        {a.id}
+                      </button>
+                    </th>
+                    <td className="num">{a.pinned_count}</td>
+                    <td className="num">{a.episode_count}</td>
+                    <td className="num">{a.transcript_count}</td>
+                    <td className="num">
+                      {a.pending_count > 0 ? <Badge tone="warn">{a.pending_count}</Badge> : 0}
+                    </td>
+                    <td title={formatDate(a.last_activity_at)}>
+                      {formatRelative(a.last_activity_at)}
+                    </td>
+                    <td className="actions">
+                      <a className="btn btn-small" href={routeHref('memory', { agent: a.id })}>
+                        Browse memory
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      {selected ? <ContextPreview agentId={selected} key={selected} /> : null}
+    </div>
+  );
+}
+
+function ContextPreview({ agentId }: { agentId: string }) {
+  const api = useApi();
+  const id = useId();
+  const [message, setMessage] = useState('');
+  const preview = useMutation({ mutationFn: (m: string) => api.context(agentId, m) });
+  return (
+    <Card title={`What ${agentId} would remember`}>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (message.trim()) preview.mutate(message);
+        }}
+      >
+        <div className="field">
+          <label htmlFor={id}>Message</label>
+          <textarea
+            id={id}
+            rows={3}
+            value={message}
+            placeholder="Type a message as the user would send it…"
+            onChange={(e) => setMessage(e.target.value)}
+          />
+        </div>
+        <div>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!message.trim() || preview.isPending}
+          >
+            Preview memory
+          </button>
+        </div>
+      </form>
+      <ErrorBox error={preview.error} />
+      {preview.data ? (
+        <div className="stack" aria-live="polite">
+          <p>
+            Section: <Badge tone="accent">{preview.data.section}</Badge>{' '}
+            <span className="muted">{preview.data.tokens} tokens</span>
+          </p>
+          {preview.data.block ? (
+            <pre className="code" data-testid="context-block" tabIndex={0}>
+              {preview.data.block}
+            </pre>
+          ) : (
+            <EmptyState>Nothing would be injected for this message.</EmptyState>
+          )}
+        </div>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,207 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { PendingSignal } from '../../../shared/api.ts';
+import { useApi } from '../api/ApiContext.tsx';
+import { qk } from '../api/keys.ts';
+import { EmbedderStatus } from '../components/EmbedderStatus.tsx';
+import { Badge, Card, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
+import { formatBytes, formatDate } from '../format.ts';
+
+type Signal = z.infer<typeof PendingSignal>;
+
+export function DiagnosticsPage() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const diag = useQuery({
+    queryKey: qk.diagnostics,
+    queryFn: () => api.diagnostics(),
+    refetchInterval: 5000,
+  });
+  const retry = useMutation({
+    mutationFn: (id: number) => api.retryDeadLetter(id),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: qk.diagnostics }),
+  });
+  const d = diag.data;
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1>Diagnostics</h1>
+        <button type="button" className="btn" onClick={() => void diag.refetch()}>
+          Refresh
+        </button>
+      </div>
+      <ErrorBox error={diag.error} />
+      {diag.isPending ? <Loading /> : null}
+      {d ? (
+        <>
+          <div className="grid grid-2">
+            <Card title="Database">
+              <dl className="kv">
+                <dt>Size</dt>
+                <dd>{formatBytes(d.db_size_bytes)}</dd>
+                <dt>Write-ahead log</dt>
+                <dd>{formatBytes(d.wal_size_bytes)}</dd>
+                <dt>Pending signals</dt>
+                <dd>{d.pending.length}</dd>
+                <dt>Dead letters</dt>
+                <dd>
+                  {d.dead_letters.length > 0 ? (
+                    <Badge tone="error">{d.dead_letters.length}</Badge>
+                  ) : (
+                    0
+                  )}
+                </dd>
+              </dl>
+            </Card>
+            <Card title="Embedding model">
+              <EmbedderStatus state={d.embedder} />
+            </Card>
+          </div>
+
+          <Card title="Dead letters">
+            <p className="muted">
+              Conversations whose distillation failed three times. Their transcript is kept; retry
+              once the Core Model is reachable.
+            </p>
+            <ErrorBox error={retry.error} title="Retry failed" />
+            <SignalTable
+              signals={d.dead_letters}
+              empty="No dead letters."
+              label="Dead letters"
+              onRetry={(id) => retry.mutate(id)}
+              retrying={retry.isPending ? retry.variables : undefined}
+            />
+          </Card>
+
+          <Card title="Pending signals">
+            <SignalTable
+              signals={d.pending}
+              empty="Nothing awaits distillation."
+              label="Pending signals"
+            />
+          </Card>
+
+          <Card title="Processing log">
+            {d.processing_log.length === 0 ? (
+              <EmptyState>No job has run yet.</EmptyState>
+            ) : (
+              <div className="table-wrap">
+                <table className="table">
+                  <caption className="visually-hidden">Processing log</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Job</th>
+                      <th scope="col">Agent</th>
+                      <th scope="col">Status</th>
+                      <th scope="col">Model</th>
+                      <th scope="col" className="num">
+                        Tokens
+                      </th>
+                      <th scope="col" className="num">
+                        Duration
+                      </th>
+                      <th scope="col">Error</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.processing_log.map((e) => (
+                      <tr key={e.id}>
+                        <td>{formatDate(e.created_at)}</td>
+                        <td>{e.kind}</td>
+                        <td>{e.agent_id ?? '—'}</td>
+                        <td>
+                          <Badge
+                            tone={
+                              e.status === 'ok'
+                                ? 'ok'
+                                : e.status === 'skipped'
+                                  ? 'neutral'
+                                  : 'error'
+                            }
+                          >
+                            {e.status}
+                          </Badge>
+                        </td>
+                        <td>{e.model ?? '—'}</td>
+                        <td className="num">{e.tokens ?? '—'}</td>
+                        <td className="num">{e.duration_ms} ms</td>
+                        <td className="text-error">{e.error ?? ''}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </Card>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function SignalTable({
+  signals,
+  empty,
+  label,
+  onRetry,
+  retrying,
+}: {
+  signals: Signal[];
+  empty: string;
+  label: string;
+  onRetry?: (id: number) => void;
+  retrying?: number;
+}) {
+  if (signals.length === 0) return <EmptyState>{empty}</EmptyState>;
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">{label}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Agent</th>
+            <th scope="col">Conversation</th>
+            <th scope="col">Status</th>
+            <th scope="col" className="num">
+              Attempts
+            </th>
+            <th scope="col">Last error</th>
+            <th scope="col">Updated</th>
+            {onRetry ? (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody>
+          {signals.map((s) => (
+            <tr key={s.id}>
+              <td>{s.agent_id}</td>
+              <td>
+                <code>{s.conversation_id.slice(0, 24)}</code>
+              </td>
+              <td>{s.status}</td>
+              <td className="num">{s.attempts}</td>
+              <td className="text-error">{s.last_error ?? ''}</td>
+              <td>{formatDate(s.updated_at)}</td>
+              {onRetry ? (
+                <td>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    disabled={retrying === s.id}
+                    onClick={() => onRetry(s.id)}
+                  >
+                    Retry
+                  </button>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { AgentPicker } from '../components/AgentPicker.tsx';
+import { EpisodeList } from '../components/EpisodeList.tsx';
+import { IdentityEditor } from '../components/IdentityEditor.tsx';
+import { PinnedList } from '../components/PinnedList.tsx';
+import { SearchPanel } from '../components/SearchPanel.tsx';
+import { TranscriptList } from '../components/TranscriptList.tsx';
+import { Card, EmptyState } from '../components/ui.tsx';
+import type { Route } from '../router.ts';
+
+const TABS = [
+  { id: 'pinned', label: 'Pinned facts' },
+  { id: 'episodes', label: 'Episodes' },
+  { id: 'identity', label: 'Identity' },
+  { id: 'transcript', label: 'Transcript' },
+  { id: 'search', label: 'Search' },
+] as const;
+type TabId = (typeof TABS)[number]['id'];
+
+export function MemoryPage({
+  route,
+  navigate,
+}: {
+  route: Route;
+  navigate: (page: 'memory', params: Record<string, string | undefined>) => void;
+}) {
+  const agent = route.params.get('agent') ?? '';
+  const tab: TabId = TABS.find((t) => t.id === route.params.get('tab'))?.id ?? 'pinned';
+  const go = (next: { agent?: string; tab?: TabId }) =>
+    navigate('memory', { agent: next.agent ?? agent, tab: next.tab ?? tab });
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <h1>Memory</h1>
+        <AgentPicker value={agent} onChange={(a) => go({ agent: a })} />
+      </div>
+      {!agent ? (
+        <Card>
+          <EmptyState>Choose an agent to browse what Cairn remembers for it.</EmptyState>
+        </Card>
+      ) : (
+        <Card>
+          <div
+            className="tabs"
+            role="tablist"
+            aria-label="Kind of memory"
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+              const i = TABS.findIndex((t) => t.id === tab);
+              const next =
+                TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]!;
+              go({ tab: next.id });
+              requestAnimationFrame(() =>
+                document.getElementById(`memory-tab-${next.id}`)?.focus(),
+              );
+            }}
+          >
+            {TABS.map((t) => (
+              <button
+                key={t.id}
+                type="button"
+                role="tab"
+                id={`memory-tab-${t.id}`}
+                aria-selected={tab === t.id}
+                aria-controls="memory-panel"
+                tabIndex={tab === t.id ? 0 : -1}
+                className="tab"
+                onClick={() => go({ tab: t.id })}
+              >
+                {t.label}
+              </button>
+            ))}
+          </div>
+          <div id="memory-panel" role="tabpanel" aria-labelledby={`memory-tab-${tab}`}>
+            {tab === 'pinned' ? <PinnedList agentId={agent} key={agent} /> : null}
+            {tab === 'episodes' ? <EpisodeList agentId={agent} key={agent} /> : null}
+            {tab === 'identity' ? <IdentityEditor agentId={agent} key={agent} /> : null}
+            {tab === 'transcript' ? <TranscriptList agentId={agent} key={agent} /> : null}
+            {tab === 'search' ? <SearchPanel agentId={agent} key={agent} /> : null}
+          </div>
+        </Card>
+      )}
+    </div>
+  );
+}

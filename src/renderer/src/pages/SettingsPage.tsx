@@ -1,0 +1,182 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useApi } from '../api/ApiContext.tsx';
+import { ApiError } from '../api/client.ts';
+import { bridge, chooseFile, saveFile } from '../api/connection.ts';
+import { qk } from '../api/keys.ts';
+import { exportMemory, importMemory, type ImportReport } from '../exportImport.ts';
+import { SettingsForm } from '../components/SettingsForm.tsx';
+import { Badge, Card, CopyButton, ErrorBox, Loading, Notice } from '../components/ui.tsx';
+
+export function SettingsPage() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: qk.settings, queryFn: () => api.getSettings() });
+  const models = useMutation({ mutationFn: () => api.models() });
+
+  return (
+    <div className="page">
+      <h1>Settings</h1>
+      <ErrorBox error={settings.error} />
+      {settings.isPending ? <Loading /> : null}
+      {settings.data ? (
+        <Card>
+          <SettingsForm
+            settings={settings.data}
+            desktop={Boolean(bridge())}
+            models={models.data?.data.map((m) => m.id)}
+            onSave={async (patch) => {
+              const next = await api.putSettings(patch);
+              queryClient.setQueryData(qk.settings, next);
+              void queryClient.invalidateQueries({ queryKey: qk.health });
+              return next;
+            }}
+          />
+        </Card>
+      ) : null}
+
+      <Card
+        title="Test connection"
+        actions={
+          <button
+            type="button"
+            className="btn"
+            onClick={() => models.mutate()}
+            disabled={models.isPending}
+          >
+            {models.isPending ? 'Testing…' : 'Test connection'}
+          </button>
+        }
+      >
+        <p className="muted">
+          Asks the active provider for its models through Cairn (<code>GET /v1/models</code>). Save
+          your provider settings first.
+        </p>
+        <ErrorBox error={models.error} title="The provider did not answer" />
+        {models.data ? (
+          <div aria-live="polite">
+            <Notice tone="ok">
+              Connected: {models.data.data.length} model{models.data.data.length === 1 ? '' : 's'}{' '}
+              available. They are offered in the Core Model field above.
+            </Notice>
+            <ul className="chips" aria-label="Available models">
+              {models.data.data.map((m) => (
+                <li key={m.id}>
+                  <Badge>{m.id}</Badge>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </Card>
+
+      <RecoveryKeyCard />
+      <ExportImportCard />
+    </div>
+  );
+}
+
+function RecoveryKeyCard() {
+  const api = useApi();
+  const key = useMutation({ mutationFn: () => api.recoveryKey() });
+  const unavailable = key.error instanceof ApiError && key.error.status === 404;
+  return (
+    <Card title="Recovery key">
+      <p className="muted">
+        The recovery key opens your memory if the key in the OS keychain is lost. Keep it somewhere
+        safe, away from this computer.
+      </p>
+      {key.data ? (
+        <div className="row wrap">
+          <code className="token" data-testid="recovery-key">
+            {key.data.recovery_key}
+          </code>
+          <CopyButton text={key.data.recovery_key} />
+          <button type="button" className="btn btn-small" onClick={() => key.reset()}>
+            Hide
+          </button>
+        </div>
+      ) : (
+        <button type="button" className="btn" onClick={() => key.mutate()} disabled={key.isPending}>
+          Show recovery key
+        </button>
+      )}
+      {unavailable ? (
+        <p className="muted">This server does not expose the recovery key over the API.</p>
+      ) : (
+        <ErrorBox error={key.error} />
+      )}
+    </Card>
+  );
+}
+
+function ExportImportCard() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [progress, setProgress] = useState<string | null>(null);
+  const exporter = useMutation({
+    mutationFn: async () => {
+      const data = await exportMemory(api, setProgress);
+      const stamp = new Date().toISOString().slice(0, 10);
+      return saveFile(JSON.stringify(data, null, 2), `cairn-memory-${stamp}.json`);
+    },
+    onSettled: () => setProgress(null),
+  });
+  const importer = useMutation({
+    mutationFn: async (): Promise<ImportReport | null> => {
+      const file = await chooseFile();
+      if (!file) return null;
+      return importMemory(api, file.content, setProgress);
+    },
+    onSettled: () => {
+      setProgress(null);
+      void queryClient.invalidateQueries();
+    },
+  });
+  return (
+    <Card title="Export and import">
+      <p className="muted">
+        Export writes every agent&apos;s identity, pinned facts, episodes and transcript to a JSON
+        file. <strong>The file is not encrypted.</strong> Import adds facts, identity and
+        transcripts from such a file (episodes are rebuilt by distillation).
+      </p>
+      <div className="row wrap">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => exporter.mutate()}
+          disabled={exporter.isPending || importer.isPending}
+        >
+          Export memory…
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => importer.mutate()}
+          disabled={exporter.isPending || importer.isPending}
+        >
+          Import memory…
+        </button>
+        {bridge() ? (
+          <button type="button" className="btn" onClick={() => void bridge()?.openDataFolder()}>
+            Open data folder
+          </button>
+        ) : null}
+      </div>
+      {progress ? (
+        <p className="muted" role="status">
+          {progress}
+        </p>
+      ) : null}
+      <ErrorBox error={exporter.error} title="Export failed" />
+      <ErrorBox error={importer.error} title="Import failed" />
+      {exporter.data ? <Notice tone="ok">Memory exported.</Notice> : null}
+      {importer.data ? (
+        <Notice tone="ok">
+          Imported {importer.data.agents} agent(s): {importer.data.facts} facts,{' '}
+          {importer.data.identities} identities, {importer.data.turns} transcript turns.
+        </Notice>
+      ) : null}
+    </Card>
+  );
+}
