@@ -211,6 +211,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
         writeSse(res, record, chunk(m, { role: 'assistant', content: '' }, null));
         for (let i = 0; i < script.chunks.length; i++) {
           if (script.breakAfter !== undefined && i >= script.breakAfter) {
+            await sleep(30); // let the chunks already written reach the client first
             res.socket?.destroy();
             return;
           }
@@ -219,6 +220,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
           writeSse(res, record, chunk(m, { content: script.chunks[i] }, null));
         }
         if (script.breakAfter !== undefined && script.breakAfter >= script.chunks.length) {
+          await sleep(30);
           res.socket?.destroy();
           return;
         }

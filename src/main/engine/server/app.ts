@@ -53,8 +53,9 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
     return503OnClosing: true,
   });
 
-  // JSON bodies are kept as text too: a pass-through request is forwarded as it came.
-  app.removeContentTypeParser(['application/json']);
+  // JSON only (anything else → 415). JSON bodies are kept as text too: a pass-through
+  // request is forwarded as it came.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') {

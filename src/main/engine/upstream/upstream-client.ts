@@ -101,8 +101,15 @@ export async function upstreamHttpError(res: Response): Promise<CairnError> {
 }
 
 function networkError(err: unknown, url: string): CairnError {
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  const code = cause?.code ?? (err as { code?: string })?.code ?? 'network error';
+  const cause = (
+    err as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }
+  )?.cause;
+  const code =
+    cause?.code ??
+    cause?.errors?.find((e) => e.code)?.code ??
+    (err as { code?: string })?.code ??
+    cause?.message ??
+    'network error';
   return new CairnError(
     ErrorCode.UpstreamUnavailable,
     `Cannot reach the upstream provider at ${url} (${code}). Is it running?`,
