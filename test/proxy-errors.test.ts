@@ -22,11 +22,10 @@ afterAll(() => h?.stop());
 beforeEach(() => h.upstream.reset());
 
 const agent = { headers: { 'X-Osaurus-Agent-Id': 'agent-err' } };
-const ask = (stream = false) =>
-  client.chat.completions.create(
-    { model: 'scripted-model', stream, messages: [{ role: 'user', content: 'Tell me a secret.' }] },
-    agent,
-  );
+const messages = [{ role: 'user' as const, content: 'Tell me a secret.' }];
+const ask = () => client.chat.completions.create({ model: 'scripted-model', messages }, agent);
+const askStream = () =>
+  client.chat.completions.create({ model: 'scripted-model', stream: true, messages }, agent);
 
 async function errorOf(p: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
   try {
@@ -81,7 +80,7 @@ describe('proxy: upstream failures become clean OpenAI-shaped errors', () => {
 
   it('ends a stream broken mid-way with an error event and records nothing', async () => {
     h.upstream.enqueue({ kind: 'stream', chunks: ['Once ', 'upon ', 'a ', 'time'], breakAfter: 2 });
-    const stream = await ask(true);
+    const stream = await askStream();
     let text = '';
     const err = await errorOf(
       (async () => {
@@ -96,7 +95,7 @@ describe('proxy: upstream failures become clean OpenAI-shaped errors', () => {
 
   it('ends a stream that stalls with a timeout error event and records nothing', async () => {
     h.upstream.enqueue({ kind: 'stream', chunks: ['Hello'], hangAfter: true });
-    const stream = await ask(true);
+    const stream = await askStream();
     const err = await errorOf(
       (async () => {
         for await (const _ of stream) {
