@@ -142,7 +142,8 @@ export function createDistiller(
   const lastConversation = new Map<string, string>();
   let queue: Promise<unknown> = Promise.resolve();
   let stopped = false;
-  let shutdown: AbortController | null = null;
+  // Aborted when flush() runs out of time: an in-flight Core Model call gives up.
+  const shutdown = new AbortController();
 
   const debounceMs = () =>
     options.debounceMsOverride ?? settings.get().summaryDebounceSeconds * 1000;
@@ -261,14 +262,13 @@ export function createDistiller(
       let failure: string;
       let tokens: number | null = null;
       try {
-        const signal = shutdown?.signal;
         const result = await upstream.complete({
           model,
           messages: buildDistillPrompt(messages, maxPromptChars),
           json: true,
           temperature: 0,
           timeoutMs: llmTimeoutMs,
-          ...(signal ? { signal } : {}),
+          signal: shutdown.signal,
         });
         tokens = result.tokens;
         const parsed = parseDigest(result.content);
@@ -289,7 +289,7 @@ export function createDistiller(
         }
         failure = `malformed digest: ${parsed.error}`;
       } catch (err) {
-        if (shutdown?.signal.aborted) {
+        if (shutdown.signal.aborted) {
           releaseSignals(db, agentId, ids, clock.now());
           return 'interrupted';
         }
@@ -392,8 +392,7 @@ export function createDistiller(
       for (const t of armed) clearTimeout(t.timer);
       timers.clear();
       stopped = true;
-      shutdown = new AbortController();
-      const abortTimer = setTimeout(() => shutdown?.abort(), timeoutMs);
+      const abortTimer = setTimeout(() => shutdown.abort(), timeoutMs);
       abortTimer.unref();
       try {
         await Promise.race([queue, sleep(timeoutMs)]);

@@ -138,7 +138,7 @@ const DEICTIC =
   /^(?:that|this|it|those|these|them|you|your|yours|how|what|when|where|the way|doing that|so much|to hear|hearing)\b/i;
 
 const CLAUSE_END =
-  /\s*(?:[;:!?—–]|\s-\s|,\s*(?:but|because|since|so|and then|which|although|though|while|as well|especially)\b|\s(?:but|because|'cause|cause|cuz|since|although|though|whereas)\s|\.(?:\s|$))/i;
+  /\s*(?:[;:!?—–]|\s-\s|,\s*(?:but|because|since|so|and then|which|although|though|while|as well|especially)\b|\s(?:but|because|'cause|cause|cuz|since|although|though|whereas)\s|,?\s(?:and|so|or) (?:i|we|my|they|he|she|it)\s|\.(?:\s|$))/i;
 
 /** The object of a statement: up to the end of its clause, trimmed, at most ~120 chars. */
 function clauseObject(rest: string): string | null {

@@ -1,0 +1,264 @@
+// The distiller on a real encrypted database, the real upstream client and the scripted
+// upstream server playing the Core Model.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  startScriptedUpstream,
+  type ScriptedUpstream,
+} from '../../../../test/helpers/scripted-upstream.ts';
+import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { systemClock } from '../clock.ts';
+import { silentLogger } from '../logger.ts';
+import { createSettingsService } from '../settings-service.ts';
+import { listEpisodes } from '../store/episodes.ts';
+import { getIdentity } from '../store/identity.ts';
+import type { Db } from '../store/migrate.ts';
+import { listPinned } from '../store/pinned.ts';
+import { listProcessingLog } from '../store/processing-log.ts';
+import { listSignals } from '../store/signals.ts';
+import { recordTurn } from '../store/transcript.ts';
+import { createUpstreamClient } from '../upstream/upstream-client.ts';
+import { createDistiller, type DistillerOptions } from './distiller.ts';
+
+let upstream: ScriptedUpstream;
+let db: Db;
+let cleanup: () => void;
+const stops: (() => void)[] = [];
+
+beforeEach(async () => {
+  upstream = await startScriptedUpstream();
+  ({ db, cleanup } = tempDatabase());
+});
+afterEach(async () => {
+  stops.splice(0).forEach((s) => s());
+  cleanup();
+  await upstream.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(cond: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+function setup(opts: { coreModel?: string | null; extra?: Partial<DistillerOptions> } = {}) {
+  const settings = createSettingsService({ db, logger: silentLogger });
+  if (opts.coreModel !== null) settings.update({ coreModel: opts.coreModel ?? 'scripted-core' });
+  const client = createUpstreamClient({
+    settings,
+    logger: silentLogger,
+    config: { upstreamUrl: upstream.url },
+  });
+  const distiller = createDistiller({
+    db,
+    settings,
+    upstream: client,
+    vectors: null,
+    logger: silentLogger,
+    clock: systemClock,
+    debounceMsOverride: 40,
+    retryDelayMs: 20,
+    recoverDelayMs: 10,
+    ...opts.extra,
+  });
+  stops.push(() => distiller.stop());
+  return { distiller, settings };
+}
+
+function turn(agent: string, conv: string, user: string, assistant = 'Noted.') {
+  const now = Date.UTC(2025, 2, 3, 10);
+  return recordTurn(db, {
+    agentId: agent,
+    conversationId: conv,
+    messages: [
+      { role: 'user', content: user, createdAt: now },
+      { role: 'assistant', content: assistant, createdAt: now + 1 },
+    ],
+    now,
+  });
+}
+
+const digest = {
+  episode: {
+    summary: 'Ada planned a trip to Lisbon in May.',
+    topics: ['travel'],
+    entities: ['Lisbon'],
+    decisions: ['Fly on Friday'],
+    action_items: [],
+    salience: 0.8,
+  },
+  pinned_candidates: [{ content: 'User is vegetarian', salience: 0.7, tags: ['food'] }],
+  identity_facts: ["User's name is Ada"],
+};
+
+const episodes = (agent = 'a') => listEpisodes(db, { agentId: agent, limit: 50, offset: 0 }).items;
+const facts = (agent = 'a') =>
+  listPinned(db, { agentId: agent, status: 'all', sort: 'created_at', limit: 50, offset: 0 }).items;
+const signals = () =>
+  listSignals(db, { statuses: ['pending', 'processing', 'processed', 'dead_letter'], limit: 100 });
+const transcriptCount = () =>
+  (db.prepare('SELECT count(*) AS n FROM transcript').get() as { n: number }).n;
+
+describe('distiller', () => {
+  it('distils a conversation with the Core Model after the debounce', async () => {
+    const { distiller } = setup();
+    upstream.enqueue({ kind: 'digest', digest });
+    turn('a', 'c1', 'Hi, I am Ada. I am vegetarian and I fly to Lisbon on Friday.');
+    distiller.notifyTurn('a', 'c1');
+    await sleep(15);
+    turn('a', 'c1', 'Book the hotel too.');
+    distiller.notifyTurn('a', 'c1'); // re-arms: still one call for the session
+    await until(() => episodes().length === 1);
+    await distiller.idle();
+    expect(upstream.chatRequests()).toHaveLength(1);
+    const body = upstream.chatRequests()[0]!.body as {
+      model: string;
+      response_format?: unknown;
+      messages: { content: string }[];
+    };
+    expect(body.model).toBe('scripted-core');
+    expect(body.response_format).toEqual({ type: 'json_object' });
+    expect(body.messages[1]!.content).toContain('Book the hotel too.');
+    expect(episodes()[0]!.summary).toBe(digest.episode.summary);
+    expect(facts().map((f) => f.content)).toEqual(['User is vegetarian']);
+    expect(getIdentity(db, 'a').overrides).toEqual(["User's name is Ada"]);
+    expect(signals().every((s) => s.status === 'processed')).toBe(true);
+    const log = listProcessingLog(db, { limit: 10 });
+    expect(log[0]).toMatchObject({
+      kind: 'distill',
+      status: 'ok',
+      model: 'scripted-core',
+      tokens: 15,
+    });
+    expect(JSON.stringify(log)).not.toContain('Lisbon');
+  });
+
+  it('uses the heuristic distiller when no Core Model is configured', async () => {
+    const { distiller } = setup({ coreModel: null });
+    turn('a', 'c1', 'My name is Ada. I work at Acme as a data engineer. I love hiking.');
+    await distiller.distilNow('a', 'c1');
+    expect(upstream.chatRequests()).toHaveLength(0);
+    expect(episodes()).toHaveLength(1);
+    expect(facts().map((f) => f.content)).toEqual(
+      expect.arrayContaining(["User's name is Ada", 'User loves hiking']),
+    );
+    expect(getIdentity(db, 'a').overrides).toContain("User's name is Ada");
+    expect(listProcessingLog(db, { limit: 1 })[0]).toMatchObject({
+      status: 'ok',
+      model: 'heuristic',
+    });
+  });
+
+  it('parses a fenced digest in prose', async () => {
+    const { distiller } = setup();
+    upstream.enqueue({
+      kind: 'chat',
+      content: 'Here you go:\n```json\n' + JSON.stringify(digest) + '\n```',
+    });
+    turn('a', 'c1', 'I am vegetarian.');
+    await distiller.distilNow('a', 'c1');
+    expect(episodes()[0]!.summary).toBe(digest.episode.summary);
+  });
+
+  it('dead-letters after three malformed replies, keeps the transcript and falls back to the heuristic', async () => {
+    const { distiller } = setup();
+    upstream.setDefault(() => ({ kind: 'chat', content: 'Sorry, I cannot do that.' }));
+    turn('a', 'c1', 'I love jazz and I live in Berlin.');
+    const before = transcriptCount();
+    await distiller.distilNow('a', 'c1');
+    expect(upstream.chatRequests()).toHaveLength(3);
+    const s = signals();
+    expect(s).toHaveLength(1);
+    expect(s[0]).toMatchObject({ status: 'dead_letter', attempts: 3 });
+    expect(s[0]!.last_error).toMatch(/malformed digest/);
+    expect(transcriptCount()).toBe(before);
+    expect(facts().map((f) => f.content)).toEqual(
+      expect.arrayContaining(['User loves jazz', 'User lives in Berlin']),
+    );
+    const log = listProcessingLog(db, { limit: 10 }).map((l) => l.status);
+    expect(log).toEqual(['dead_letter', 'error', 'error']);
+  });
+
+  it('retries a failed call later (timer) and succeeds', async () => {
+    const { distiller } = setup();
+    upstream.enqueue({ kind: 'error', status: 500, message: 'down' }, { kind: 'digest', digest });
+    turn('a', 'c1', 'I am vegetarian.');
+    distiller.notifyTurn('a', 'c1');
+    await until(() => episodes().length === 1);
+    expect(signals()[0]).toMatchObject({ status: 'processed', attempts: 1 });
+  });
+
+  it('flushes the previous conversation of an agent at once when a new one starts', async () => {
+    const { distiller } = setup({ coreModel: null, extra: { debounceMsOverride: 60_000 } });
+    turn('a', 'c1', 'I love jazz.');
+    distiller.notifyTurn('a', 'c1');
+    turn('a', 'c2', 'I love tea.');
+    distiller.notifyTurn('a', 'c2');
+    await until(() => episodes().length === 1);
+    expect(episodes()[0]!.conversation_id).toBe('c1');
+    expect(signals().find((s) => s.conversation_id === 'c2')!.status).toBe('pending');
+  });
+
+  it('recovers pending and stale processing signals at start-up', async () => {
+    turn('a', 'c1', 'I love jazz.');
+    turn('b', 'c9', 'I love tea.');
+    db.prepare(`UPDATE pending_signals SET status = 'processing' WHERE agent_id = 'b'`).run();
+    const { distiller } = setup({ coreModel: null });
+    distiller.recover();
+    await until(() => episodes('a').length === 1 && episodes('b').length === 1);
+    await distiller.idle();
+    expect(signals().every((s) => s.status === 'processed')).toBe(true);
+  });
+
+  it('does nothing automatically in manual extraction mode', async () => {
+    const { distiller, settings } = setup({ coreModel: null });
+    settings.update({ extractionMode: 'manual' });
+    turn('a', 'c1', 'I love jazz.');
+    distiller.notifyTurn('a', 'c1');
+    distiller.recover();
+    await sleep(120);
+    expect(episodes()).toHaveLength(0);
+    await distiller.distilNow('a', 'c1');
+    expect(episodes()).toHaveLength(1);
+  });
+
+  it('flush() processes pending conversations within the time given', async () => {
+    const { distiller } = setup({ coreModel: null, extra: { debounceMsOverride: 60_000 } });
+    turn('a', 'c1', 'I love jazz.');
+    distiller.notifyTurn('a', 'c1');
+    await distiller.flush(2000);
+    expect(episodes()).toHaveLength(1);
+    // after flush the distiller is stopped: new turns wait for the next start (recover)
+    turn('a', 'c2', 'I love tea.');
+    distiller.notifyTurn('a', 'c2');
+    await sleep(50);
+    expect(episodes()).toHaveLength(1);
+  });
+
+  it('flush() gives up on a hanging Core Model in time and leaves the signals pending', async () => {
+    const { distiller } = setup();
+    upstream.setDefault(() => ({ kind: 'hang' }));
+    turn('a', 'c1', 'I love jazz.');
+    distiller.notifyTurn('a', 'c1');
+    await upstream.waitForChatRequests(1);
+    const t0 = Date.now();
+    await distiller.flush(300);
+    expect(Date.now() - t0).toBeLessThan(1500);
+    await until(() => signals()[0]!.status === 'pending');
+    expect(signals()[0]!.attempts).toBe(0);
+  });
+
+  it('never sends <private> spans to the Core Model nor stores them', async () => {
+    const { distiller } = setup();
+    upstream.enqueue({ kind: 'digest', digest });
+    turn('a', 'c1', 'My bank PIN is <private>9876</private>, remember I am vegetarian.');
+    await distiller.distilNow('a', 'c1');
+    expect(upstream.chatRequests()[0]!.rawBody).not.toContain('9876');
+    const { distiller: d2 } = setup({ coreModel: null });
+    turn('a', 'c2', 'I love <private>secret-club</private> jazz.');
+    await d2.distilNow('a', 'c2');
+    expect(JSON.stringify([episodes(), facts()])).not.toContain('secret-club');
+  });
+});
