@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -13,7 +12,6 @@ import { type AppOptions, buildApp, listen } from './server/app.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './server/background.ts';
 import type {
   ConsolidatorService,
-  DistillerService,
   EngineServices,
   MemoryReader,
   SettingsService,
@@ -23,6 +21,7 @@ import { openDataDirDatabase } from './store/database-file.ts';
 import { getMeta, setMeta } from './store/meta.ts';
 import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createEmbedder } from './vector/embedder.ts';
+import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
 
 // createEngine(config) wires every part of the engine (DESIGN §1). It is used by the
 // headless CLI, the Electron main process and the tests alike; nothing here imports electron.
@@ -67,6 +66,11 @@ export interface EngineConfig {
   staticUiDir?: string;
   chatBodyLimit?: number;
   ingestBodyLimit?: number;
+  /** Distiller timing (tests shorten the debounce and retry delays). */
+  distiller?: Pick<
+    DistillerOptions,
+    'debounceMsOverride' | 'retryDelayMs' | 'recoverDelayMs' | 'llmTimeoutMs'
+  >;
 }
 
 export interface Engine {
@@ -124,15 +128,6 @@ function createFallbackNoMemoryReader(): MemoryReader {
   return {
     buildContext: async () => ({ section: 'none', block: '', tokens: 0 }),
     search: async () => [],
-  };
-}
-
-function createFallbackPendingDistiller(): DistillerService {
-  return {
-    notifyTurn: () => {},
-    distilNow: async () => {},
-    recover: () => {},
-    flush: async () => {},
   };
 }
 
@@ -218,7 +213,15 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     });
 
     const memory = createFallbackNoMemoryReader();
-    const distiller = createFallbackPendingDistiller();
+    const distiller = createDistiller({
+      db,
+      settings,
+      upstream,
+      vectors: null,
+      logger,
+      clock,
+      ...config.distiller,
+    });
     const consolidator = createFallbackConsolidator(clock);
 
     const services: EngineServices = {
@@ -247,7 +250,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       allowedOrigins: config.allowedOrigins,
       chatBodyLimit: config.chatBodyLimit,
       ingestBodyLimit: config.ingestBodyLimit,
-      staticUiDir: existsSync(staticUiDir) ? staticUiDir : undefined,
+      staticUiDir,
     };
     const host = config.host ?? '127.0.0.1';
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
@@ -288,6 +291,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
             log.error('closing the server failed', { err });
           }
           await distiller.flush(3000).catch((err: unknown) => log.error('flush failed', { err }));
+          distiller.stop();
           await background.drain(3000);
           await embedder.close().catch(() => {});
           try {

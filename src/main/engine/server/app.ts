@@ -9,7 +9,9 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerIngestRoutes } from './routes/ingest.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
 import { registerSettingsRoutes } from './routes/settings.ts';
+import { registerMemoryReadRoutes } from './routes/memory-read.ts';
 import { registerSecurity } from './security.ts';
+import { registerStaticUi } from './static-ui.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +33,7 @@ export interface AppOptions {
   allowedHosts?: string[];
   /** Extra browser origins (e.g. the desktop renderer's), besides the server's own. */
   allowedOrigins?: string[];
-  /** Where the built web UI lives (served at `/` when the static UI module is present). */
+  /** Where the built web UI lives (served at `/`; a placeholder page when not built). */
   staticUiDir?: string;
   /** Background work after responses; created when not given, drained on close. */
   background?: BackgroundTasks;
@@ -94,6 +96,8 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   });
   registerAgentRoutes(app, services);
   registerSettingsRoutes(app, services);
+  registerMemoryReadRoutes(app, services);
+  if (options.staticUiDir !== undefined) registerStaticUi(app, { rootDir: options.staticUiDir });
 
   app.addHook('onClose', async () => {
     await background.drain(5000);
