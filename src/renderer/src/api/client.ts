@@ -242,8 +242,11 @@ export function createApiClient(options: ApiClientOptions) {
       request(z.unknown(), 'POST', `/memory/diagnostics/retry/${id}`, { body: {} }),
 
     getSettings: () => request(PublicSettings, 'GET', '/settings'),
-    putSettings: (patch: SettingsPatch) =>
-      request(PublicSettings, 'PUT', '/settings', { body: SettingsPatch.parse(patch) }),
+    putSettings: (patch: SettingsPatch) => {
+      // Validate, but send only the keys given: zod 4 fills defaults into Settings.partial().
+      SettingsPatch.parse(patch);
+      return request(PublicSettings, 'PUT', '/settings', { body: patch });
+    },
 
     recoveryKey: () => request(RecoveryKeyResponse, 'GET', '/memory/recovery-key'),
   };

@@ -166,7 +166,8 @@ export function buildPatch(
   ids.forEach((pid, i) => {
     if (pid && ids.indexOf(pid) !== i) errors[`providers.${i}.id`] = 'Two providers have this id.';
   });
-  return { patch: parsed.success ? parsed.data : (patch as SettingsPatch), errors };
+  // Send the keys as built (validated above): the parsed value would carry every default.
+  return { patch: patch as SettingsPatch, errors };
 }
 
 function friendly(path: PropertyKey[], message: string): string {
