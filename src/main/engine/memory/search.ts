@@ -24,6 +24,8 @@ const DAY_MS = 86_400_000;
 const FTS_CANDIDATES = 200;
 /** Candidates whose neighbouring turns are pulled in as candidates of their own. */
 const NEIGHBOUR_EXPANSION = 60;
+/** Candidates whose neighbours are looked up at all. */
+const NEIGHBOUR_LOOKUPS = 100;
 /** A turn inherits this share of its best-matching neighbour's score: a question's answer
  *  often sits in the reply to (or the message before) the turn that names the topic. */
 const NEIGHBOUR_WEIGHT = 0.4;
@@ -193,10 +195,12 @@ function rerankTranscript(
     if (list) list.push(b);
     else adjacency.set(a, [b]);
   };
+  // Neighbours of the head of the list only: further down, a neighbour's share cannot lift
+  // a turn into the top results, and each lookup costs two index seeks.
   const neighbours = transcriptNeighbours(
     db,
     agentId,
-    hits.map((h) => h.id),
+    hits.slice(0, NEIGHBOUR_LOOKUPS).map((h) => h.id),
   );
   const expand = new Set(hits.slice(0, NEIGHBOUR_EXPANSION).map((h) => h.id));
   const missing: number[] = [];

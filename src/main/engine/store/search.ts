@@ -45,26 +45,28 @@ const toHit = (r: Row): StoredHit => ({
   score: -r.rank,
 });
 
+// The FTS table comes first (CROSS JOIN fixes the loop order, https://www.sqlite.org/optoverview.html#crossjoin):
+// otherwise the planner walks all of the agent's rows by index and probes FTS per row.
 // bm25() column weights (https://www.sqlite.org/fts5.html#the_bm25_function): for episodes
 // the summary and entities count most; for pinned facts the fact counts more than its tags.
 const SQL: Record<FtsScope, string> = {
   transcript: `
     SELECT t.id, t.content, t.created_at, t.conversation_id, t.role,
            bm25(transcript_stem_fts) AS rank
-    FROM transcript_stem_fts JOIN transcript t ON t.id = transcript_stem_fts.rowid
+    FROM transcript_stem_fts CROSS JOIN transcript t ON t.id = transcript_stem_fts.rowid
     WHERE transcript_stem_fts MATCH @match AND t.agent_id = @agentId
       AND t.role IN ('user', 'assistant') AND t.created_at >= @since
     ORDER BY rank LIMIT @limit`,
   episodes: `
     SELECT e.id, e.summary AS content, e.conversation_at AS created_at, e.conversation_id,
            bm25(episodes_stem_fts, 1.0, 0.8, 1.2, 0.6, 0.4) AS rank
-    FROM episodes_stem_fts JOIN episodes e ON e.id = episodes_stem_fts.rowid
+    FROM episodes_stem_fts CROSS JOIN episodes e ON e.id = episodes_stem_fts.rowid
     WHERE episodes_stem_fts MATCH @match AND e.agent_id = @agentId AND e.conversation_at >= @since
     ORDER BY rank LIMIT @limit`,
   pinned: `
     SELECT p.id, p.content, p.created_at, e.conversation_id,
            bm25(pinned_stem_fts, 1.0, 0.4) AS rank
-    FROM pinned_stem_fts JOIN pinned_facts p ON p.id = pinned_stem_fts.rowid
+    FROM pinned_stem_fts CROSS JOIN pinned_facts p ON p.id = pinned_stem_fts.rowid
     LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
     WHERE pinned_stem_fts MATCH @match AND p.agent_id = @agentId AND p.status = 'active'
       AND p.created_at >= @since
@@ -142,8 +144,8 @@ export interface TranscriptNeighbours {
 }
 
 /**
- * For each transcript row, the previous and next user/assistant row of the same agent and
- * conversation (the turns around it). Uses the (agent_id, conversation_id, id) index.
+ * For each transcript row, the previous and next row of the same agent and conversation (the
+ * turns around it): two index seeks each on (agent_id, conversation_id, id).
  */
 export function transcriptNeighbours(
   db: Db,
@@ -156,15 +158,13 @@ export function transcriptNeighbours(
     .prepare(
       `SELECT t.id,
          (SELECT max(p.id) FROM transcript p WHERE p.agent_id = t.agent_id
-            AND p.conversation_id = t.conversation_id AND p.id < t.id
-            AND p.role IN ('user', 'assistant')) AS prev,
+            AND p.conversation_id = t.conversation_id AND p.id < t.id) AS prev,
          (SELECT min(n.id) FROM transcript n WHERE n.agent_id = t.agent_id
-            AND n.conversation_id = t.conversation_id AND n.id > t.id
-            AND n.role IN ('user', 'assistant')) AS next
-       FROM transcript t
-       WHERE t.agent_id = ? AND t.id IN (SELECT value FROM json_each(?))`,
+            AND n.conversation_id = t.conversation_id AND n.id > t.id) AS next
+       FROM json_each(?) AS j CROSS JOIN transcript t ON t.id = j.value
+       WHERE t.agent_id = ?`,
     )
-    .all(agentId, JSON.stringify(ids)) as {
+    .all(JSON.stringify(ids), agentId) as {
     id: number;
     prev: number | null;
     next: number | null;
@@ -173,18 +173,20 @@ export function transcriptNeighbours(
   return out;
 }
 
+// Looked up by primary key from the id list (json_each first, CROSS JOIN keeps that order):
+// never a scan of the agent's rows.
 const BY_IDS: Record<FtsScope, string> = {
   transcript: `SELECT t.id, t.content, t.created_at, t.conversation_id, t.role, 0 AS rank
-    FROM transcript t
-    WHERE t.agent_id = ? AND t.role IN ('user', 'assistant')
-      AND t.id IN (SELECT value FROM json_each(?))`,
+    FROM json_each(@ids) AS j CROSS JOIN transcript t ON t.id = j.value
+    WHERE t.agent_id = @agentId AND t.role IN ('user', 'assistant')`,
   episodes: `SELECT e.id, e.summary AS content, e.conversation_at AS created_at, e.conversation_id,
       0 AS rank
-    FROM episodes e WHERE e.agent_id = ? AND e.id IN (SELECT value FROM json_each(?))`,
+    FROM json_each(@ids) AS j CROSS JOIN episodes e ON e.id = j.value
+    WHERE e.agent_id = @agentId`,
   pinned: `SELECT p.id, p.content, p.created_at, e.conversation_id, 0 AS rank
-    FROM pinned_facts p
+    FROM json_each(@ids) AS j CROSS JOIN pinned_facts p ON p.id = j.value
     LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
-    WHERE p.agent_id = ? AND p.status = 'active' AND p.id IN (SELECT value FROM json_each(?))`,
+    WHERE p.agent_id = @agentId AND p.status = 'active'`,
 };
 
 /**
@@ -199,7 +201,7 @@ export function getRowsByIds(
 ): Map<number, StoredHit> {
   const out = new Map<number, StoredHit>();
   if (ids.length === 0) return out;
-  const rows = db.prepare(BY_IDS[scope]).all(agentId, JSON.stringify(ids)) as Row[];
+  const rows = db.prepare(BY_IDS[scope]).all({ ids: JSON.stringify(ids), agentId }) as Row[];
   for (const r of rows) out.set(r.id, { ...toHit(r), score: 0 });
   return out;
 }
@@ -214,8 +216,8 @@ export function bumpPinnedUsage(
   if (ids.length === 0) return;
   db.prepare(
     `UPDATE pinned_facts SET use_count = use_count + 1, last_used = ?
-     WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))`,
-  ).run(now, agentId, JSON.stringify(ids));
+     WHERE id IN (SELECT value FROM json_each(?)) AND +agent_id = ?`,
+  ).run(now, JSON.stringify(ids), agentId);
 }
 
 /** Records that these episodes were used in an answer (last_used = now). */
@@ -227,8 +229,8 @@ export function bumpEpisodeUsage(
 ): void {
   if (ids.length === 0) return;
   db.prepare(
-    `UPDATE episodes SET last_used = ? WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))`,
-  ).run(now, agentId, JSON.stringify(ids));
+    `UPDATE episodes SET last_used = ? WHERE id IN (SELECT value FROM json_each(?)) AND +agent_id = ?`,
+  ).run(now, JSON.stringify(ids), agentId);
 }
 
 /** The agent's most salient active facts (identity / pinned sections without a query match). */

@@ -1,0 +1,162 @@
+// The read path behind one interface (services.ts MemoryReader): gate → planner for the proxy
+// and POST /memory/context, and hybrid search for POST /memory/search and MCP.
+import type { MemorySection, SearchRequest, SearchResult } from '../../../shared/api.ts';
+import type { Settings } from '../../../shared/settings.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import type {
+  ContextResult,
+  MemoryReader,
+  UpstreamClient,
+  VectorKind,
+  VectorService,
+} from '../services.ts';
+import type { Db } from '../store/migrate.ts';
+import { getIdentity } from '../store/identity.ts';
+import {
+  memoryPresence,
+  recentEpisodeEntities,
+  recentTranscriptSample,
+  topPinnedFacts,
+} from '../store/search.ts';
+import { classifyHeuristic, classifyWithLlm, nameSet, type GateContext } from './gate.ts';
+import { planMemoryBlock } from './planner.ts';
+import { searchMemory, speakerOf, type SearchDeps } from './search.ts';
+
+export interface MemoryReaderDeps {
+  db: Db;
+  settings: { get(): Settings };
+  upstream: UpstreamClient;
+  vectors: VectorService | null;
+  logger: Logger;
+  clock: Clock;
+}
+
+/** Names known to an agent's memory change slowly; recomputed at most this often. */
+const NAMES_TTL_MS = 30_000;
+/** Vector results for a repeated query (clients resend the same message) are reused. */
+const VECTOR_CACHE_TTL_MS = 30_000;
+const CACHE_ENTRIES = 256;
+
+const NONE: ContextResult = { section: 'none', block: '', tokens: 0 };
+
+export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
+  const log = deps.logger.child('memory-read');
+  const names = new Map<string, { at: number; ctx: GateContext }>();
+  const vectors = deps.vectors ? cachingVectors(deps.vectors, deps.clock) : null;
+  const searchDeps: SearchDeps = { db: deps.db, vectors, clock: deps.clock, logger: log };
+
+  function gateContext(agentId: string): GateContext {
+    const now = deps.clock.now();
+    const cached = names.get(agentId);
+    if (cached && now - cached.at < NAMES_TTL_MS) return cached.ctx;
+    const raw: string[] = [];
+    for (const head of recentTranscriptSample(deps.db, agentId, 300)) {
+      const s = speakerOf(head);
+      if (s !== null) raw.push(s);
+    }
+    for (const e of recentEpisodeEntities(deps.db, agentId, 50)) {
+      raw.push(...parseList(e.entities));
+    }
+    for (const f of topPinnedFacts(deps.db, agentId, 200)) {
+      // Capitalised words not at the start of a sentence are likely names.
+      for (const m of f.content.matchAll(/(?<=[^.!?]\s)\p{Lu}[\p{L}'-]{2,}/gu)) raw.push(m[0]);
+    }
+    const ctx = { knownNames: nameSet(raw) };
+    if (names.size >= CACHE_ENTRIES) names.delete(names.keys().next().value as string);
+    names.set(agentId, { at: now, ctx });
+    return ctx;
+  }
+
+  async function chooseSection(
+    settings: Settings,
+    agentId: string,
+    message: string,
+    signal: AbortSignal | undefined,
+  ): Promise<MemorySection> {
+    if (settings.relevanceGateMode === 'off') return 'pinned';
+    const ctx = gateContext(agentId);
+    if (settings.relevanceGateMode === 'llm' && settings.coreModel !== null) {
+      return classifyWithLlm(message, ctx, {
+        upstream: deps.upstream,
+        model: settings.coreModel,
+        logger: log,
+        ...(signal ? { signal } : {}),
+      });
+    }
+    return classifyHeuristic(message, ctx);
+  }
+
+  return {
+    async buildContext(agentId, message, options = {}) {
+      const settings = deps.settings.get();
+      if (!settings.enabled) return NONE;
+      const presence = memoryPresence(deps.db, agentId);
+      if (
+        !presence.transcript &&
+        !presence.episodes &&
+        !presence.pinned &&
+        getIdentity(deps.db, agentId).overrides.length === 0
+      ) {
+        return NONE; // nothing remembered for this agent: no gate, no search
+      }
+      const section = await chooseSection(settings, agentId, message, options.signal);
+      if (section === 'none') return NONE;
+      const started = performance.now();
+      const result = await planMemoryBlock(searchDeps, {
+        agentId,
+        message,
+        section,
+        budgetTokens: settings.memoryBudgetTokens,
+        bumpUsage: options.bumpUsage !== false,
+      });
+      log.debug('context built', {
+        section: result.section,
+        tokens: result.tokens,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+      });
+      return result;
+    },
+
+    async search(request: SearchRequest): Promise<SearchResult[]> {
+      return searchMemory(searchDeps, request);
+    },
+  };
+}
+
+function parseList(json: string): string[] {
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Wraps the vector service so a repeated query (clients resend the whole conversation, and
+ * /memory/context previews the same message) is embedded once. Only ids are cached: rows
+ * are re-read from the database on every search, so a deleted memory never comes back.
+ */
+function cachingVectors(inner: VectorService, clock: Clock): VectorService {
+  const cache = new Map<string, { at: number; hits: { id: number; score: number }[] }>();
+  return {
+    isReady: () => inner.isReady(),
+    indexRows: (kind, rows) => inner.indexRows(kind, rows),
+    remove: (kind, id) => {
+      cache.clear();
+      inner.remove(kind, id);
+    },
+    backfill: (signal) => inner.backfill(signal),
+    async search(agentId: string, kind: VectorKind, queryText: string, k: number) {
+      const key = `${agentId}\u0000${kind}\u0000${k}\u0000${queryText}`;
+      const now = clock.now();
+      const hit = cache.get(key);
+      if (hit && now - hit.at < VECTOR_CACHE_TTL_MS) return hit.hits;
+      const hits = await inner.search(agentId, kind, queryText, k);
+      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(key, { at: now, hits });
+      return hits;
+    },
+  };
+}

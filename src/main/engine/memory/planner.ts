@@ -1,0 +1,194 @@
+// The planner (DESIGN §5 step 4, §7): fetches the section the gate chose, complements it with
+// a few conversation lines when the budget allows, always adds the identity overrides, fits
+// everything under memoryBudgetTokens with the real token count, and builds the block:
+//   [Memory]\nCurrent date: YYYY-MM-DD\n## <Section>\n- <line>\n...\n[/Memory]
+import type { MemorySection } from '../../../shared/api.ts';
+import type { ContextResult } from '../services.ts';
+import { getIdentity } from '../store/identity.ts';
+import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
+import { searchScope, speakerOf, type RankedHit, type SearchDeps } from './search.ts';
+import { countTokens, truncateToTokens } from './tokens.ts';
+
+export interface PlanInput {
+  agentId: string;
+  message: string;
+  section: MemorySection;
+  budgetTokens: number;
+  /** Record use_count / last_used of what was injected (false for /memory/context previews). */
+  bumpUsage?: boolean;
+}
+
+export const SECTION_TITLES = {
+  identity: 'About the user',
+  pinned: 'Facts',
+  episode: 'Past conversations',
+  transcript: 'Conversation excerpts',
+} as const;
+
+/** One memory line never takes more than this (a pasted document stays a short excerpt). */
+const MAX_LINE_TOKENS = 120;
+/** Conversation lines added under a facts / episodes section when there is room. */
+const COMPLEMENT_LINES = 6;
+/** Conversation lines when the transcript is the section (or the primary found nothing). */
+const TRANSCRIPT_LINES = 10;
+
+interface Group {
+  title: string;
+  lines: { text: string; hit?: RankedHit; order: number }[];
+}
+
+/** Local calendar date (the user's "today"), YYYY-MM-DD. */
+export function localDate(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+function transcriptLine(h: RankedHit): string {
+  const labelled = speakerOf(h.content) !== null;
+  const who = labelled ? '' : h.role === 'assistant' ? 'Assistant: ' : 'User: ';
+  return `[${localDate(h.created_at)}] ${who}${h.content.replace(/\s+/gu, ' ').trim()}`;
+}
+
+function plainLine(text: string): string {
+  return text.replace(/\s+/gu, ' ').trim();
+}
+
+export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promise<ContextResult> {
+  const { section, agentId, message } = input;
+  if (section === 'none') return { section, block: '', tokens: 0 };
+
+  const groups: Group[] = [];
+  const identity = getIdentity(deps.db, agentId);
+  const about: Group = { title: SECTION_TITLES.identity, lines: [] };
+  identity.overrides.forEach((o, i) => about.lines.push({ text: plainLine(o), order: i }));
+  if (section === 'identity' && identity.narrative.trim() !== '') {
+    about.lines.push({ text: plainLine(identity.narrative), order: about.lines.length });
+  }
+  if (about.lines.length > 0) groups.push(about);
+
+  let transcriptWanted = 0;
+  if (section === 'identity') {
+    const facts = topPinnedFacts(deps.db, agentId, 15).map((h): RankedHit => ({
+      ...h,
+      scope: 'pinned',
+    }));
+    groups.push(hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)));
+  } else if (section === 'pinned') {
+    const facts = await searchScope(deps, {
+      agentId,
+      scope: 'pinned',
+      query: message,
+      topK: 10,
+      likeFallback: false,
+    });
+    groups.push(hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)));
+    transcriptWanted = facts.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
+  } else if (section === 'episode') {
+    const episodes = await searchScope(deps, {
+      agentId,
+      scope: 'episodes',
+      query: message,
+      topK: 5,
+      likeFallback: false,
+    });
+    groups.push(
+      hitGroup(
+        SECTION_TITLES.episode,
+        episodes,
+        (h) => `[${localDate(h.created_at)}] ${plainLine(h.content)}`,
+      ),
+    );
+    transcriptWanted = episodes.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
+  } else {
+    transcriptWanted = TRANSCRIPT_LINES;
+  }
+  if (transcriptWanted > 0) {
+    const lines = await searchScope(deps, {
+      agentId,
+      scope: 'transcript',
+      query: message,
+      topK: transcriptWanted,
+      likeFallback: false,
+    });
+    groups.push(hitGroup(SECTION_TITLES.transcript, lines, transcriptLine));
+  }
+
+  const { block, used } = fitBlock(localDate(deps.clock.now()), groups, input.budgetTokens);
+  if (block === '') return { section, block: '', tokens: 0 };
+
+  if (input.bumpUsage !== false) {
+    const now = deps.clock.now();
+    const pinnedIds = used.filter((h) => h.scope === 'pinned').map((h) => h.id);
+    const episodeIds = used.filter((h) => h.scope === 'episodes').map((h) => h.id);
+    bumpPinnedUsage(deps.db, agentId, pinnedIds, now);
+    bumpEpisodeUsage(deps.db, agentId, episodeIds, now);
+  }
+  return { section, block, tokens: countTokens(block) };
+}
+
+function hitGroup(title: string, hits: RankedHit[], render: (h: RankedHit) => string): Group {
+  return { title, lines: hits.map((hit, i) => ({ text: render(hit), hit, order: i })) };
+}
+
+/**
+ * Lays the groups out under the budget: lines are taken in relevance order across groups
+ * (group by group), each cut to MAX_LINE_TOKENS; conversation lines are then shown in time
+ * order. The final block is re-counted and trimmed so it never exceeds the budget. '' when no
+ * line fits (a block with only the date is never injected).
+ */
+export function fitBlock(
+  date: string,
+  groups: Group[],
+  budgetTokens: number,
+): { block: string; used: RankedHit[] } {
+  const head = `[Memory]\nCurrent date: ${date}`;
+  const tail = '[/Memory]';
+  let spent = countTokens(`${head}\n${tail}`);
+  const chosen = new Map<Group, Group['lines']>();
+  for (const g of groups) {
+    const titleCost = countTokens(`\n## ${g.title}`);
+    for (const line of g.lines) {
+      const room = budgetTokens - spent - (chosen.has(g) ? 0 : titleCost) - 2;
+      if (room <= 3) break;
+      const text = truncateToTokens(line.text, Math.min(MAX_LINE_TOKENS, room));
+      if (text === '') continue;
+      const cost = countTokens(`\n- ${text}`) + (chosen.has(g) ? 0 : titleCost);
+      if (spent + cost > budgetTokens) continue;
+      spent += cost;
+      const list = chosen.get(g) ?? [];
+      list.push({ ...line, text });
+      chosen.set(g, list);
+    }
+  }
+  const render = (): string => {
+    const parts = [head];
+    for (const g of groups) {
+      const lines = chosen.get(g);
+      if (!lines || lines.length === 0) continue;
+      parts.push(`## ${g.title}`);
+      const ordered =
+        g.title === SECTION_TITLES.transcript
+          ? [...lines].sort(
+              (a, b) =>
+                (a.hit?.created_at ?? 0) - (b.hit?.created_at ?? 0) ||
+                (a.hit?.id ?? 0) - (b.hit?.id ?? 0),
+            )
+          : lines;
+      for (const l of ordered) parts.push(`- ${l.text}`);
+    }
+    parts.push(tail);
+    return parts.join('\n');
+  };
+  const hasLines = () => [...chosen.values()].some((l) => l.length > 0);
+  if (!hasLines()) return { block: '', used: [] };
+  let block = render();
+  // Token counts of the parts and of the whole can differ by a token or two at the joins.
+  while (countTokens(block) > budgetTokens && hasLines()) {
+    const last = [...chosen.entries()].reverse().find(([, l]) => l.length > 0);
+    last?.[1].pop();
+    block = hasLines() ? render() : '';
+  }
+  const used = [...chosen.values()].flat().flatMap((l) => (l.hit ? [l.hit] : []));
+  return { block, used };
+}
