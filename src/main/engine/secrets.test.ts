@@ -181,7 +181,7 @@ describe('resolveDatabaseKey decision table', () => {
   it.each([
     ['broken', 'no Secret Service'],
     ['read-only', 'a keychain that refuses writes'],
-  ] as const)('falls back to a 0600 key file with %s keychain (%s)', async (mode) => {
+  ] as const)('falls back to a 0600 key file with %s keychain (%s)', async (mode, _what) => {
     const dataDir = dir();
     const { keychain } = fakeKeychain(mode);
     const r1 = await resolveDatabaseKey(opts(dataDir, { keychain }));

@@ -40,6 +40,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  truncateSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -127,8 +128,8 @@ function applyKey(db: Db, key: Buffer): void {
  *
  * The check never touches the database's own files. Even a failed open of the real file
  * rewrites its -shm (SQLite rebuilds the WAL index before it can tell the key is wrong), so
- * the first 64 KiB of the main file (page 1 for every page size) are copied into a private
- * temp folder and the key is tried there: SQLCipher verifies page 1's HMAC when reading the
+ * the first 64 KiB of the main file (page 1 for every page size) are copied into a sparse
+ * file in a private temp folder and the key is tried there: SQLCipher verifies page 1's HMAC when reading the
  * header, answering SQLITE_NOTADB for a wrong key. Page 1 of the main file is encrypted with
  * the same key as everything in the WAL, so the answer holds for the whole database.
  */
@@ -138,6 +139,8 @@ export function keyOpensDatabase(path: string, key: Buffer): boolean | null {
   try {
     const probe = join(dir, 'page1.sqlite');
     writeFileSync(probe, readHead(path, 65536), { mode: 0o600 });
+    // Sparse to the real size, so SQLite sees the page count the header claims.
+    truncateSync(probe, fileSize(path));
     const db = new Database(probe, { fileMustExist: true });
     try {
       applyKey(db, key);
@@ -251,93 +254,82 @@ function sameCounts(a: Map<string, number>, b: Map<string, number>): boolean {
   return true;
 }
 
+/** Hard-links `from` to `to` (instant, no second copy); copies where links are unsupported. */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw err;
+    copyFileSync(from, to, fsConstants.COPYFILE_EXCL);
+  }
+}
+
+function backupPaths(path: string): { main: string; wal: string } {
+  return { main: path + PLAINTEXT_BACKUP_SUFFIX, wal: path + PLAINTEXT_BACKUP_SUFFIX + '-wal' };
+}
+
 /**
- * Encrypts a plaintext SQLite database in place, atomically.
+ * Encrypts a plaintext SQLite database, atomically, never touching the original until an
+ * encrypted copy is verified.
  *
  * SQLCipher's `sqlcipher_export` (https://www.zetetic.net/sqlcipher/sqlcipher-api/#sqlcipher_export)
  * does not exist in SQLite3 Multiple Ciphers, the library under better-sqlite3-multiple-ciphers;
- * its equivalent is `PRAGMA rekey` on an unencrypted database
- * (https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_sql_pragmas/#pragma-rekey),
- * which rewrites every page. So:
- *   1. checkpoint the plaintext WAL into the main file (so the file alone is the database);
- *   2. copy it to memory.sqlite.plaintext-backup (kept until the encrypted copy is verified);
- *   3. copy it to a temp file and encrypt the temp file with the key;
- *   4. verify the temp file opens with the key, passes integrity_check and has the same row
- *      count in every table and the same user_version as the original;
- *   5. rename the temp file over memory.sqlite (atomic), fsync, then remove the backup.
- * A crash at any step leaves either the plaintext database (plus a backup) or the verified
- * encrypted one; an existing backup from an interrupted run is moved to quarantine/ first.
+ * its equivalent is `PRAGMA rekey` on an unencrypted database, which rewrites every page
+ * (https://utelle.github.io/SQLite3MultipleCiphers/docs/configuration/config_sql_pragmas/#pragma-rekey).
+ * So, in a work folder inside the data folder (same file system, for the atomic rename):
+ *   1. copy memory.sqlite and its -wal there; fold the WAL in (checkpoint) and check the copy
+ *      (quick_check, row count of every table, user_version). Unreadable → "damaged" error,
+ *      the original files are byte-identical;
+ *   2. encrypt the copy with the key (PRAGMA rekey) and verify it from a fresh connection:
+ *      integrity_check, the same row counts and user_version, no plaintext header;
+ *   3. keep the original as memory.sqlite.plaintext-backup (+ -wal), hard links;
+ *   4. rename the encrypted copy over memory.sqlite (atomic) and fsync the folder;
+ *   5. remove the plaintext -wal/-shm, then the backup.
+ * A crash before 4 leaves the plaintext database as it was (plus a backup, moved to
+ * quarantine/ on the next attempt, never overwritten); a crash after 4 leaves the verified
+ * encrypted database plus a backup, which finishPlaintextMigration completes on the next
+ * start.
  */
 export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logger): void {
-  const backup = path + PLAINTEXT_BACKUP_SUFFIX;
-  const tmp = `${path}.encrypting-${randomUUID()}`;
-
-  // 1. Read the plaintext database and fold its WAL in.
-  let src: Db;
+  const dataDir = dirname(path);
+  const work = join(dataDir, `.encrypting-${randomUUID()}`);
+  const copy = join(work, DATABASE_FILE_NAME);
+  const backup = backupPaths(path);
+  mkdirSync(work, { mode: 0o700 });
   let counts: Map<string, number>;
   let userVersion: number;
   try {
-    src = new Database(path, { fileMustExist: true });
-  } catch (err) {
-    throw damaged(`Cannot open the plaintext database ${path}.`, err);
-  }
-  try {
-    const mode = src.pragma('journal_mode', { simple: true }) as string;
-    if (mode === 'wal') {
-      const [res] = src.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-      if (res && res.busy) {
-        throw new CairnError(
-          ErrorCode.DatabaseLocked,
-          `${path} is in use by another program; close it and start Cairn again.`,
-          { status: 500 },
-        );
+    // 1. A private copy of the plaintext database, WAL folded in.
+    copyFileSync(path, copy, fsConstants.COPYFILE_EXCL);
+    if (fileSize(path + '-wal') > 0) copyFileSync(path + '-wal', copy + '-wal');
+    try {
+      const src = new Database(copy, { fileMustExist: true });
+      try {
+        src.pragma('wal_checkpoint(TRUNCATE)');
+        src.pragma('journal_mode = DELETE');
+        const check = src.pragma('quick_check', { simple: true });
+        if (check !== 'ok') throw damaged(`${path} is damaged (${String(check)}).`);
+        counts = tableCounts(src);
+        userVersion = src.pragma('user_version', { simple: true }) as number;
+      } finally {
+        src.close();
       }
-      // A rollback journal lets the copy below be a complete database on its own.
-      src.pragma('journal_mode = DELETE');
+    } catch (err) {
+      if (isCairnError(err)) throw err;
+      if (isCorruption(err)) throw damaged(`${path} is damaged.`, err);
+      throw err;
     }
-    const check = src.pragma('quick_check', { simple: true });
-    if (check !== 'ok') throw damaged(`${path} is damaged (${String(check)}).`);
-    counts = tableCounts(src);
-    userVersion = src.pragma('user_version', { simple: true }) as number;
-  } catch (err) {
-    if (isCorruption(err)) throw damaged(`${path} is damaged.`, err);
-    throw err;
-  } finally {
-    src.close();
-  }
-  for (const side of SIDE_FILES) {
-    if (fileSize(path + side) > 0) {
-      throw new CairnError(
-        ErrorCode.DatabaseLocked,
-        `${path}${side} is still in use by another program; close it and start Cairn again.`,
-        { status: 500 },
-      );
-    }
-  }
 
-  // 2. Backup (never overwrite one left by an interrupted run).
-  if (existsSync(backup)) {
-    const moved = quarantineFile(backup);
-    logger.warn('an earlier plaintext backup was moved to quarantine', { path: moved });
-  }
-  copyFileSync(path, backup, fsConstants.COPYFILE_EXCL);
-  fsyncPath(backup);
-
-  // 3. Encrypt a copy.
-  try {
-    copyFileSync(path, tmp, fsConstants.COPYFILE_EXCL);
-    const enc = new Database(tmp, { fileMustExist: true });
+    // 2. Encrypt the copy, then verify it as openDatabase will read it.
+    const enc = new Database(copy, { fileMustExist: true });
     try {
       enc.pragma(`cipher = 'sqlcipher'`);
       enc.pragma(`rekey = "x'${key.toString('hex')}'"`);
     } finally {
       enc.close();
     }
-
-    // 4. Verify from a fresh connection, as openDatabase will read it.
-    const head = readHead(tmp, 16);
-    if (head.equals(SQLITE_HEADER)) throw new Error('the copy is still plaintext');
-    const check = new Database(tmp, { fileMustExist: true });
+    if (inspectDatabaseFile(copy) !== 'encrypted') throw new Error('the copy is not encrypted');
+    const check = new Database(copy, { fileMustExist: true });
     try {
       applyKey(check, key);
       const integrity = check.pragma('integrity_check', { simple: true });
@@ -348,12 +340,21 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
     } finally {
       check.close();
     }
-    fsyncPath(tmp);
+    fsyncPath(copy);
+
+    // 3. Backup (an older one from an interrupted run is moved aside, never overwritten).
+    for (const old of [backup.main, backup.wal]) {
+      if (existsSync(old)) {
+        logger.warn('an earlier plaintext backup was moved to quarantine', {
+          path: quarantineFile(old),
+        });
+      }
+    }
+    linkOrCopy(path, backup.main);
+    if (existsSync(path + '-wal')) linkOrCopy(path + '-wal', backup.wal);
+    fsyncPath(dataDir);
   } catch (err) {
-    rmSync(tmp, { force: true });
-    for (const side of [...SIDE_FILES, '-journal']) rmSync(tmp + side, { force: true });
-    // The plaintext database is untouched; the backup is a redundant copy of it.
-    rmSync(backup, { force: true });
+    rmSync(work, { recursive: true, force: true });
     if (isCairnError(err)) throw err;
     throw new CairnError(
       ErrorCode.DatabaseUnreadable,
@@ -362,12 +363,21 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
     );
   }
 
-  // 5. Swap in atomically, then drop the plaintext copies.
-  renameSync(tmp, path);
-  fsyncPath(dirname(path));
-  for (const side of SIDE_FILES) rmSync(path + side, { force: true });
-  rmSync(backup, { force: true });
+  // 4. Swap in atomically. 5. Drop the plaintext leftovers.
+  renameSync(copy, path);
+  fsyncPath(dataDir);
+  rmSync(work, { recursive: true, force: true });
+  removePlaintextLeftovers(path);
   logger.info('plaintext database encrypted', { tables: counts.size });
+}
+
+/** After the encrypted file is in place: the plaintext WAL/SHM, then the backup. */
+function removePlaintextLeftovers(path: string): void {
+  for (const side of SIDE_FILES) rmSync(path + side, { force: true });
+  fsyncPath(dirname(path));
+  const backup = backupPaths(path);
+  rmSync(backup.main, { force: true });
+  rmSync(backup.wal, { force: true });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -416,6 +426,7 @@ export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase
   const path = join(dataDir, DATABASE_FILE_NAME);
   let quarantined: string | null = null;
   let migratedFromPlaintext = false;
+  let keyProvenRight = false;
 
   const quarantine = (reason: string): void => {
     quarantined = quarantineFile(path);
@@ -440,6 +451,7 @@ export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase
     }
   } else if (kind === 'encrypted') {
     const opens = keyOpensDatabase(path, key);
+    keyProvenRight = opens === true;
     if (opens === false) {
       throw new CairnError(
         ErrorCode.WrongKey,
@@ -448,10 +460,11 @@ export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase
         { status: 500 },
       );
     }
-    const leftover = path + PLAINTEXT_BACKUP_SUFFIX;
-    if (opens === true && existsSync(leftover)) {
-      // A migration was interrupted after its verified rename: the backup is stale plaintext.
-      rmSync(leftover, { force: true });
+    if (opens === true && existsSync(backupPaths(path).main)) {
+      // A migration stopped after its verified rename (step 4): the encrypted file has never
+      // been opened since, so any -wal/-shm beside it are the plaintext ones. Finish step 5.
+      removePlaintextLeftovers(path);
+      logger.info('finished an interrupted plaintext migration');
     }
   }
   restrictPermissions(path);
@@ -460,10 +473,14 @@ export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase
     const db = openDatabase({ path, key });
     return { db, path, quarantined, migratedFromPlaintext };
   } catch (err) {
-    if (isCairnError(err)) throw err;
-    // The key check in openDatabase passed (a wrong key is a CairnError), so page 1
-    // decrypted: the key is right and the file is corrupt further in.
-    if (quarantined === null && isCorruption(err)) {
+    // Page 1 decrypted with this key (keyOpensDatabase said so, or openDatabase's own key
+    // check passed, as any error but wrong_key shows), so the key is right and the file is
+    // damaged further in: no key can help it.
+    const keyIsRight = keyProvenRight || !(isCairnError(err) && err.code === ErrorCode.WrongKey);
+    const corrupt =
+      isCorruption(err) ||
+      (isCairnError(err) && err.code === ErrorCode.WrongKey && isCorruption(err.cause));
+    if (quarantined === null && keyIsRight && corrupt) {
       quarantine('damaged encrypted database (the key is right)');
       const db = openDatabase({ path, key });
       return { db, path, quarantined, migratedFromPlaintext };
