@@ -29,6 +29,8 @@ const NEIGHBOUR_LOOKUPS = 100;
 /** A turn inherits this share of its best-matching neighbour's score: a question's answer
  *  often sits in the reply to (or the message before) the turn that names the topic. */
 const NEIGHBOUR_WEIGHT = 0.4;
+/** Content words a neighbour-only turn needs to be a result. */
+const MIN_NEIGHBOUR_WORDS = 3;
 /** Boost for a turn spoken by the person the query names ("What is Melanie's hobby?"). */
 const SPEAKER_BOOST = 0.3;
 /** Boost for turns carrying a time expression when the query asks "when". */
@@ -232,10 +234,14 @@ function rerankTranscript(
   for (const [id, row] of rows) {
     let best = 0;
     for (const n of adjacency.get(id) ?? []) best = Math.max(best, base.get(n) ?? 0);
-    let rel = (base.get(id) ?? 0) + NEIGHBOUR_WEIGHT * best;
+    const own = base.get(id) ?? 0;
+    let rel = own + NEIGHBOUR_WEIGHT * best;
     if (rel <= 0) continue;
     const speaker = speakerOf(row.content);
     const body = speaker === null ? row.content : row.content.slice(row.content.indexOf(':') + 1);
+    // A neighbour that does not match the query itself must carry information of its own:
+    // "ok", "haha nice!" next to a hit is not worth a result slot.
+    if (own === 0 && wordSet(body).size < MIN_NEIGHBOUR_WORDS) continue;
     if (namedSpeaker && speaker !== null && speaker.split(/\s+/u).some((w) => termSet.has(w))) {
       rel *= 1 + SPEAKER_BOOST;
     } else if (!namedSpeaker && firstPerson && row.role === 'user') {
@@ -282,9 +288,8 @@ export function mmr<T extends { hit: { content: string }; score: number }>(
   lambda: number = MMR_LAMBDA,
 ): T[] {
   if (items.length <= 1) return items.slice(0, k);
-  const max = Math.max(...items.map((i) => i.score));
-  const min = Math.min(...items.map((i) => i.score));
-  const span = max - min || 1;
+  // Relevance relative to the best item (scores are positive: negated BM25 or RRF sums).
+  const max = Math.max(...items.map((i) => i.score)) || 1;
   const sets = items.map((i) => wordSet(i.hit.content.replace(SPEAKER_LABEL, '')));
   const chosen: number[] = [];
   const left = new Set(items.map((_, i) => i));
@@ -292,7 +297,7 @@ export function mmr<T extends { hit: { content: string }; score: number }>(
     let bestIdx = -1;
     let bestVal = -Infinity;
     for (const i of left) {
-      const rel = ((items[i] as T).score - min) / span;
+      const rel = (items[i] as T).score / max;
       let sim = 0;
       for (const j of chosen)
         sim = Math.max(sim, jaccard(sets[i] as Set<string>, sets[j] as Set<string>));

@@ -56,9 +56,11 @@ export function buildMatchExpression(
 ): string | null {
   const parts: string[] = [];
   for (const t of terms) {
-    if (t.length === 0) continue;
-    const quoted = `"${t.replaceAll('"', '""')}"`;
-    parts.push(options.prefix === true && t.length >= 3 ? `${quoted}*` : quoted);
+    // NUL ends a C string inside FTS5's parser ("unterminated string"): drop it.
+    const term = t.replaceAll('\u0000', '');
+    if (term.length === 0) continue;
+    const quoted = `"${term.replaceAll('"', '""')}"`;
+    parts.push(options.prefix === true && term.length >= 3 ? `${quoted}*` : quoted);
   }
   return parts.length === 0 ? null : parts.join(' OR ');
 }

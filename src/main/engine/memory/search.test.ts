@@ -1,0 +1,207 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { fixedClock } from '../clock.ts';
+import type { Db } from '../store/migrate.ts';
+import { insertEpisode } from '../store/episodes.ts';
+import { insertPinned, updatePinned } from '../store/pinned.ts';
+import { recordTurn } from '../store/transcript.ts';
+import { mmr, searchMemory, searchScope, speakerOf, type SearchDeps } from './search.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.UTC(2025, 5, 1);
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+function setup(): { db: Db; deps: SearchDeps } {
+  const t = tempDatabase();
+  cleanups.push(t.cleanup);
+  return { db: t.db, deps: { db: t.db, vectors: null, clock: fixedClock(NOW) } };
+}
+
+function turns(db: Db, agentId: string, conversationId: string, lines: string[], at = NOW - DAY) {
+  return recordTurn(db, {
+    agentId,
+    conversationId,
+    messages: lines.map((content, i) => ({
+      role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+      content,
+      createdAt: at,
+    })),
+    now: at,
+  }).transcriptIds;
+}
+
+const fact = (db: Db, agentId: string, content: string, sourceEpisodeId: number | null = null) =>
+  insertPinned(
+    db,
+    { agentId, content, salience: 0.5, tags: [], pinnedByUser: false, sourceEpisodeId },
+    NOW - DAY,
+  );
+
+describe('transcript search', () => {
+  it('finds stemmed matches and returns the API shape', async () => {
+    const { db, deps } = setup();
+    const [id] = turns(db, 'a', 'c1', ['I painted a sunrise over the lake', 'Lovely!']);
+    const results = await searchMemory(deps, {
+      agent_id: 'a',
+      scope: 'transcript',
+      query: 'When did I paint the sunrise?',
+    });
+    expect(results[0]).toEqual({
+      id,
+      scope: 'transcript',
+      content: 'I painted a sunrise over the lake',
+      score: expect.any(Number),
+      created_at: new Date(NOW - DAY).toISOString(),
+      conversation_id: 'c1',
+    });
+  });
+
+  it('never returns another agent’s rows', async () => {
+    const { db, deps } = setup();
+    turns(db, 'alice', 'c', ['my secret project is called falcon', 'ok']);
+    turns(db, 'bob', 'c', ['nothing to see', 'ok']);
+    for (const query of ['falcon', 'project', 'alc']) {
+      const r = await searchMemory(deps, { agent_id: 'bob', scope: 'transcript', query });
+      expect(r.map((x) => x.content).join(' ')).not.toContain('falcon');
+    }
+  });
+
+  it('honours days and top_k', async () => {
+    const { db, deps } = setup();
+    turns(db, 'a', 'old', ['we adopted a cat named Miso', 'nice'], NOW - 40 * DAY);
+    turns(db, 'a', 'new', ['Miso the cat broke a vase', 'oh no'], NOW - 2 * DAY);
+    const recent = await searchMemory(deps, {
+      agent_id: 'a',
+      scope: 'transcript',
+      query: 'Miso cat',
+      days: 7,
+    });
+    expect(recent.map((r) => r.conversation_id)).toEqual(['new']);
+    const all = await searchMemory(deps, {
+      agent_id: 'a',
+      scope: 'transcript',
+      query: 'Miso cat',
+      top_k: 1,
+    });
+    expect(all).toHaveLength(1);
+  });
+
+  it('brings in the reply next to the turn that names the topic', async () => {
+    const { db, deps } = setup();
+    const noise = Array.from(
+      { length: 30 },
+      (_, i) => `unrelated chatter number ${i} about weather`,
+    );
+    turns(db, 'a', 'n', noise);
+    const ids = turns(db, 'a', 'c', [
+      'Melanie: what did you think of the pottery class?',
+      'Caroline: I loved it, I made a bowl with blue glaze',
+    ]);
+    const r = await searchScope(deps, {
+      agentId: 'a',
+      scope: 'transcript',
+      query: 'pottery class',
+      topK: 3,
+    });
+    expect(r.map((h) => h.id)).toEqual(expect.arrayContaining(ids));
+  });
+
+  it('prefers turns spoken by the person the question names', async () => {
+    const { db, deps } = setup();
+    const [, melanie] = turns(db, 'a', 'c', [
+      'Caroline: my hobby is painting landscapes',
+      'Melanie: my hobby is running marathons',
+    ]);
+    const r = await searchScope(deps, {
+      agentId: 'a',
+      scope: 'transcript',
+      query: "What is Melanie's hobby?",
+    });
+    expect(r[0]?.id).toBe(melanie);
+    expect(speakerOf('Melanie: hi')).toBe('melanie');
+    expect(speakerOf('no label here')).toBeNull();
+  });
+
+  it('treats FTS5 syntax in the query as words and never fails', async () => {
+    const { db, deps } = setup();
+    turns(db, 'a', 'c', ['near the river AND the bridge', 'ok']);
+    for (const query of ['"', 'NEAR(', 'AND', ')', '*', 'river*', 'a:b', "'; DROP TABLE x;--"]) {
+      await expect(
+        searchMemory(deps, { agent_id: 'a', scope: 'transcript', query }),
+      ).resolves.toBeInstanceOf(Array);
+    }
+    const r = await searchMemory(deps, { agent_id: 'a', scope: 'transcript', query: 'NEAR(river' });
+    expect(r).toHaveLength(1);
+  });
+
+  it('falls back to substring search when full-text search finds nothing', async () => {
+    const { db, deps } = setup();
+    turns(db, 'a', 'c', ['I write Python every day', 'ok']);
+    turns(db, 'b', 'c', ['I write Python too', 'ok']);
+    const r = await searchMemory(deps, { agent_id: 'a', scope: 'transcript', query: 'ython' });
+    expect(r.map((x) => x.content)).toEqual(['I write Python every day']);
+    // LIKE wildcards in the query are literal
+    expect(await searchMemory(deps, { agent_id: 'a', scope: 'transcript', query: '%' })).toEqual(
+      [],
+    );
+  });
+});
+
+describe('pinned and episode search', () => {
+  it('returns active facts only, with the source episode’s conversation', async () => {
+    const { db, deps } = setup();
+    const ep = insertEpisode(
+      db,
+      {
+        agentId: 'a',
+        conversationId: 'conv-9',
+        summary: 'Talked about pets',
+        topics: ['pets'],
+        entities: ['Rex'],
+        decisions: [],
+        actionItems: [],
+        salience: 0.5,
+        conversationAt: NOW - 3 * DAY,
+      },
+      NOW - 3 * DAY,
+    );
+    const active = fact(db, 'a', 'Has a dog named Rex', ep);
+    const disabled = fact(db, 'a', 'Has a dog allergy');
+    updatePinned(db, 'a', disabled, { status: 'disabled' }, NOW);
+    fact(db, 'b', 'Has a dog named Spot');
+
+    const r = await searchMemory(deps, { agent_id: 'a', scope: 'pinned', query: 'dogs' });
+    expect(r).toHaveLength(1);
+    expect(r[0]).toMatchObject({ id: active, scope: 'pinned', conversation_id: 'conv-9' });
+
+    const e = await searchMemory(deps, { agent_id: 'a', scope: 'episodes', query: 'Rex' });
+    expect(e).toEqual([
+      {
+        id: ep,
+        scope: 'episodes',
+        content: 'Talked about pets',
+        score: expect.any(Number),
+        created_at: new Date(NOW - 3 * DAY).toISOString(),
+        conversation_id: 'conv-9',
+      },
+    ]);
+  });
+});
+
+describe('mmr', () => {
+  it('keeps the best item and pushes near-duplicates down', () => {
+    const items = [
+      { hit: { content: 'I love green tea in the morning' }, score: 1 },
+      { hit: { content: 'I love green tea in the morning!' }, score: 0.99 },
+      { hit: { content: 'My brother lives in Lisbon' }, score: 0.9 },
+    ];
+    const picked = mmr(items, 2, 0.7);
+    expect(picked.map((p) => p.hit.content)).toEqual([
+      'I love green tea in the morning',
+      'My brother lives in Lisbon',
+    ]);
+    expect(mmr(items, 3, 1).map((p) => p.score)).toEqual([1, 0.99, 0.9]);
+    expect(mmr([], 3)).toEqual([]);
+  });
+});

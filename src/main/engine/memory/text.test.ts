@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { buildMatchExpression, escapeLike, jaccard, queryTerms, wordSet } from './text.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+const NASTY = [
+  '"',
+  '""',
+  '"unterminated',
+  '*',
+  'foo*',
+  '^start',
+  'NEAR(',
+  'NEAR(a b, 3)',
+  'a AND',
+  'AND OR NOT',
+  ')',
+  '((a)',
+  'col:value',
+  'content: x',
+  "'; DROP TABLE transcript; --",
+  '-- comment',
+  '{a b}',
+  'a + b - c',
+  '%_%',
+  '\\',
+  '\u0000nul',
+  '日本語のテキスト',
+  '🔥🔥',
+  '   ',
+  '',
+  'x'.repeat(5000),
+];
+
+describe('queryTerms', () => {
+  it('drops stop words and question words, keeps content words', () => {
+    expect(queryTerms('When did Caroline go to the LGBTQ support group?')).toEqual([
+      'caroline',
+      'go',
+      'lgbtq',
+      'support',
+      'group',
+    ]);
+    expect(queryTerms("What is Melanie's hobby?")).toEqual(['melanie', 'hobby']);
+  });
+
+  it('keeps the words of a query made only of stop words', () => {
+    expect(queryTerms('who am I')).toEqual(['who', 'am', 'i']);
+  });
+
+  it('caps the number of terms', () => {
+    const many = Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ');
+    expect(queryTerms(many).length).toBeLessThanOrEqual(24);
+  });
+});
+
+describe('buildMatchExpression', () => {
+  it('quotes every term and OR-joins them', () => {
+    expect(buildMatchExpression(['a', 'b'])).toBe('"a" OR "b"');
+    expect(buildMatchExpression(['say "hi"'])).toBe('"say ""hi"""');
+    expect(buildMatchExpression(['python'], { prefix: true })).toBe('"python"*');
+    expect(buildMatchExpression([])).toBeNull();
+  });
+
+  it('never produces an expression FTS5 rejects, whatever the input', () => {
+    const t = tempDatabase();
+    cleanups.push(t.cleanup);
+    t.db
+      .prepare(
+        `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a', 'c', 'user', 'near and not or drop table', 1)`,
+      )
+      .run();
+    const stmt = t.db.prepare(
+      `SELECT rowid FROM transcript_stem_fts WHERE transcript_stem_fts MATCH ?`,
+    );
+    for (const input of NASTY) {
+      for (const prefix of [false, true]) {
+        const expr = buildMatchExpression(queryTerms(input), { prefix });
+        if (expr === null) continue;
+        expect(() => stmt.all(expr), input).not.toThrow();
+      }
+      // raw terms (not just words) are quoted safely too
+      const raw = buildMatchExpression([input]);
+      if (raw !== null) expect(() => stmt.all(raw), input).not.toThrow();
+    }
+    // operators are plain words: "AND OR NOT" finds the row containing them
+    expect(stmt.all(buildMatchExpression(queryTerms('NEAR AND')) as string)).toHaveLength(1);
+  });
+});
+
+describe('escapeLike / similarity', () => {
+  it('escapes LIKE wildcards', () => {
+    expect(escapeLike('50%_off\\')).toBe('50\\%\\_off\\\\');
+  });
+
+  it('computes word-set Jaccard without stop words', () => {
+    const a = wordSet('I love green tea');
+    const b = wordSet('green tea is what I love');
+    expect(jaccard(a, b)).toBe(1);
+    expect(jaccard(wordSet('cats'), wordSet('dogs'))).toBe(0);
+    expect(jaccard(new Set(), new Set())).toBe(0);
+  });
+});
