@@ -10,18 +10,14 @@ import type { Logger } from './logger.ts';
 import { resolveDatabaseKey } from './secrets.ts';
 import { type AppOptions, buildApp, listen } from './server/app.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './server/background.ts';
-import type {
-  ConsolidatorService,
-  EngineServices,
-  MemoryReader,
-  SettingsService,
-} from './services.ts';
+import type { ConsolidatorService, EngineServices, SettingsService } from './services.ts';
 import { createSettingsService } from './settings-service.ts';
 import { openDataDirDatabase } from './store/database-file.ts';
 import { getMeta, setMeta } from './store/meta.ts';
 import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createEmbedder } from './vector/embedder.ts';
 import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
+import { createMemoryReader } from './memory/memory-reader.ts';
 
 // createEngine(config) wires every part of the engine (DESIGN §1). It is used by the
 // headless CLI, the Electron main process and the tests alike; nothing here imports electron.
@@ -124,13 +120,6 @@ function withCoreModelOverride(
 // smallest honest behaviour (nothing injected, signals left pending for a later
 // distiller), and is replaced by the real module as soon as it exists.
 
-function createFallbackNoMemoryReader(): MemoryReader {
-  return {
-    buildContext: async () => ({ section: 'none', block: '', tokens: 0 }),
-    search: async () => [],
-  };
-}
-
 function createFallbackConsolidator(clock: Clock): ConsolidatorService {
   return {
     run: async (trigger, agentId) => {
@@ -212,7 +201,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       logger,
     });
 
-    const memory = createFallbackNoMemoryReader();
+    const memory = createMemoryReader({ db, settings, upstream, vectors: null, logger, clock });
     const distiller = createDistiller({
       db,
       settings,
