@@ -1,0 +1,409 @@
+// Consolidation (DESIGN §8), one transaction per step, counts reported and stored:
+//
+// - decay:   salience × 0.5^(Δdays/30), Δ measured from each row's last_decay_at (set when
+//            the row is created, decayed, or its salience is set by hand). Two runs on the
+//            same day therefore decay once in total by the elapsed time, never compounding.
+//            User-pinned facts keep the salience the user gave them.
+// - merge:   episodes of one agent whose word sets (summary + topics) have Jaccard ≥ 0.9 are
+//            merged into the oldest: lists unioned, max salience, facts repointed.
+// - promote: an active fact "overlaps" a recent episode (conversation in the last 30 days)
+//            when the episode's text holds ≥ 60% of the fact's content words (at least 2; all
+//            of them for a one-word fact). With ≥ 3 overlapping episodes the fact's salience
+//            is raised to 0.6 + 0.1 × (overlaps − 2), capped at 1 — a target, not an
+//            increment, so re-running the same day does not promote twice.
+// - evict:   facts below `salienceFloor`, unused (last_used, else created_at) for 30+ days,
+//            never user-pinned, are deleted.
+// - prune:   episodes and transcript older than `episodeRetentionDays` (0 = keep forever).
+//
+// Deleting removes FTS rows and stored vectors by trigger (001) and the in-memory index
+// entries through vectors.remove(). The timer runs every `consolidationIntervalHours` after
+// the last full run (persisted in consolidation_runs), catches up shortly after start-up when
+// overdue, and is re-armed when the setting changes.
+import type { ConsolidationCounts, ConsolidationRun } from '../../../shared/api.ts';
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import type { ConsolidatorService, SettingsService, VectorService } from '../services.ts';
+import {
+  activeFacts,
+  closeStaleRuns,
+  episodesForDecay,
+  episodesForMerge,
+  evictFacts,
+  factsForDecay,
+  finishRun,
+  insertRun,
+  lastFullRunAt,
+  listMemoryAgents,
+  memorySnapshot,
+  mergeEpisodeInto,
+  pruneBookkeeping,
+  pruneEpisodes,
+  pruneTranscript,
+  recentEpisodeTexts,
+  setEpisodeDecay,
+  setFactDecay,
+  zeroCounts,
+  type MergeEpisode,
+  type RunRecord,
+} from '../store/consolidation.ts';
+import { getMeta, setMeta } from '../store/meta.ts';
+import type { Db } from '../store/migrate.ts';
+import { logProcessing, pruneProcessingLog } from '../store/processing-log.ts';
+import { STOP_WORDS, words } from './text.ts';
+
+export const DAY_MS = 86_400_000;
+export const HALF_LIFE_DAYS = 30;
+export const MERGE_JACCARD = 0.9;
+export const PROMOTE_MIN_EPISODES = 3;
+export const PROMOTE_WINDOW_DAYS = 30;
+export const PROMOTE_WORD_OVERLAP = 0.6;
+export const EVICT_UNUSED_DAYS = 30;
+const BOOKKEEPING_DAYS = 90;
+const TIMER_SINCE_KEY = 'consolidation.timer_since';
+
+export interface ConsolidatorOptions {
+  db: Db;
+  settings: SettingsService;
+  vectors: VectorService | null;
+  logger: Logger;
+  clock: Clock;
+  /** Delay of an overdue catch-up run after startTimer() (default 60 s: not during start-up). */
+  catchUpDelayMs?: number;
+}
+
+export function toRunDto(r: RunRecord): ConsolidationRun {
+  return {
+    id: r.id,
+    trigger: r.trigger,
+    agent_id: r.agent_id,
+    started_at: new Date(r.started_at).toISOString(),
+    finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString(),
+    status: r.status,
+    counts: r.counts,
+    error: r.error,
+  };
+}
+
+/** Salience after `elapsedMs` of decay with a 30-day half-life. */
+export function decayed(salience: number, elapsedMs: number): number {
+  if (elapsedMs <= 0) return salience;
+  return salience * Math.pow(0.5, elapsedMs / DAY_MS / HALF_LIFE_DAYS);
+}
+
+function contentWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of words(text)) if (!STOP_WORDS.has(w) && w.length > 1) out.add(w);
+  return out;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let inter = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const w of small) if (large.has(w)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/**
+ * Pairs of near-duplicate sets (Jaccard ≥ threshold) without comparing every pair: two sets
+ * that similar must share a token among the first |A| − ⌈t·|A|⌉ + 1 tokens of each in a
+ * global rarest-first order (prefix filtering), and their sizes must be within a factor t.
+ */
+export function similarPairs(sets: Set<string>[], threshold: number): [number, number][] {
+  const freq = new Map<string, number>();
+  for (const s of sets) for (const w of s) freq.set(w, (freq.get(w) ?? 0) + 1);
+  const ordered = sets.map((s) =>
+    [...s].sort((a, b) => freq.get(a)! - freq.get(b)! || (a < b ? -1 : a > b ? 1 : 0)),
+  );
+  const index = new Map<string, number[]>();
+  const pairs: [number, number][] = [];
+  ordered.forEach((tokens, i) => {
+    const size = tokens.length;
+    const prefix = size - Math.ceil(threshold * size) + 1;
+    const seen = new Set<number>();
+    for (const w of tokens.slice(0, prefix)) {
+      for (const j of index.get(w) ?? []) {
+        if (seen.has(j)) continue;
+        seen.add(j);
+        const other = sets[j]!;
+        const lo = Math.min(size, other.size);
+        const hi = Math.max(size, other.size);
+        if (lo < threshold * hi) continue;
+        if (jaccard(sets[i]!, other) >= threshold) pairs.push([j, i]);
+      }
+      const list = index.get(w);
+      if (list) list.push(i);
+      else index.set(w, [i]);
+    }
+    if (size === 0) {
+      // Empty sets are only similar to each other; they have no prefix token to meet on.
+      const key = '\u0000empty';
+      for (const j of index.get(key) ?? []) pairs.push([j, i]);
+      index.set(key, [...(index.get(key) ?? []), i]);
+    }
+  });
+  return pairs;
+}
+
+const union = (a: string[], b: string[], max: number) => {
+  const out = [...a];
+  const seen = new Set(a.map((x) => x.toLowerCase()));
+  for (const x of b) {
+    if (out.length >= max) break;
+    if (!seen.has(x.toLowerCase())) {
+      seen.add(x.toLowerCase());
+      out.push(x);
+    }
+  }
+  return out;
+};
+
+export function createConsolidator(
+  options: ConsolidatorOptions,
+): ConsolidatorService & { startTimer(): void; stopTimer(): void; nextRunAt(): number | null } {
+  const { db, settings, vectors, clock } = options;
+  const log = options.logger.child('consolidator');
+  let chain: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  let nextAt: number | null = null;
+  let unsubscribe: (() => void) | null = null;
+
+  const removeVectors = (kind: 'episode' | 'pinned' | 'transcript', ids: number[]) => {
+    if (!vectors) return;
+    for (const id of ids) {
+      try {
+        vectors.remove(kind, id);
+      } catch (err) {
+        log.warn('removing a vector failed', { err: (err as Error).message });
+      }
+    }
+  };
+
+  function stepDecay(agents: string[], now: number): number {
+    return db.transaction(() => {
+      let n = 0;
+      for (const agentId of agents) {
+        for (const r of episodesForDecay(db, agentId)) {
+          if (now - r.since <= 0) continue;
+          setEpisodeDecay(db, agentId, r.id, decayed(r.salience, now - r.since), now);
+          n++;
+        }
+        for (const r of factsForDecay(db, agentId)) {
+          if (now - r.since <= 0) continue;
+          setFactDecay(db, agentId, r.id, decayed(r.salience, now - r.since), now);
+          n++;
+        }
+      }
+      return n;
+    })();
+  }
+
+  function stepMerge(agents: string[], now: number): { count: number; removed: number[] } {
+    return db.transaction(() => {
+      const removed: number[] = [];
+      for (const agentId of agents) {
+        const eps = episodesForMerge(db, agentId);
+        if (eps.length < 2) continue;
+        const sets = eps.map((e) => contentWords([e.summary, ...e.topics].join(' ')));
+        const pairs = similarPairs(sets, MERGE_JACCARD);
+        if (pairs.length === 0) continue;
+        // Union-find: a cluster of near-duplicates folds into its oldest episode.
+        const parent = eps.map((_, i) => i);
+        const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+        for (const [a, b] of pairs) {
+          const ra = find(a);
+          const rb = find(b);
+          if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+        }
+        const merged = new Map<number, MergeEpisode>();
+        eps.forEach((e, i) => {
+          const root = find(i);
+          if (root === i) return;
+          const keep = merged.get(root) ?? { ...eps[root]! };
+          keep.topics = union(keep.topics, e.topics, 50);
+          keep.entities = union(keep.entities, e.entities, 50);
+          keep.decisions = union(keep.decisions, e.decisions, 50);
+          keep.action_items = union(keep.action_items, e.action_items, 50);
+          keep.salience = Math.max(keep.salience, e.salience);
+          keep.last_used =
+            keep.last_used === null ? e.last_used : Math.max(keep.last_used, e.last_used ?? 0);
+          keep.conversation_at = Math.max(keep.conversation_at, e.conversation_at);
+          merged.set(root, keep);
+          mergeEpisodeInto(db, agentId, keep, e.id, now);
+          removed.push(e.id);
+        });
+      }
+      return { count: removed.length, removed };
+    })();
+  }
+
+  function stepPromote(agents: string[], now: number): number {
+    return db.transaction(() => {
+      let n = 0;
+      const since = now - PROMOTE_WINDOW_DAYS * DAY_MS;
+      for (const agentId of agents) {
+        const recent = recentEpisodeTexts(db, agentId, since).map((e) => contentWords(e.text));
+        if (recent.length < PROMOTE_MIN_EPISODES) continue;
+        for (const f of activeFacts(db, agentId)) {
+          const fw = contentWords(f.content);
+          // "User" is the subject of nearly every fact: it says nothing about the topic.
+          fw.delete('user');
+          if (fw.size === 0) continue;
+          const need = fw.size === 1 ? 1 : Math.max(2, Math.ceil(PROMOTE_WORD_OVERLAP * fw.size));
+          let overlaps = 0;
+          for (const ew of recent) {
+            let shared = 0;
+            for (const w of fw) if (ew.has(w)) shared++;
+            if (shared >= need) overlaps++;
+          }
+          if (overlaps < PROMOTE_MIN_EPISODES) continue;
+          const target = Math.min(1, 0.6 + 0.1 * (overlaps - (PROMOTE_MIN_EPISODES - 1)));
+          if (target <= f.salience + 1e-9) continue;
+          setFactDecay(db, agentId, f.id, target, now);
+          n++;
+        }
+      }
+      return n;
+    })();
+  }
+
+  function stepEvict(agents: string[], now: number): number[] {
+    const floor = settings.get().salienceFloor;
+    return db.transaction(() =>
+      agents.flatMap((agentId) => evictFacts(db, agentId, floor, now - EVICT_UNUSED_DAYS * DAY_MS)),
+    )();
+  }
+
+  function stepPrune(agents: string[], now: number): { episodes: number[]; transcript: number[] } {
+    const days = settings.get().episodeRetentionDays;
+    return db.transaction(() => {
+      const episodes: number[] = [];
+      const transcript: number[] = [];
+      for (const agentId of agents) {
+        if (days > 0) {
+          const before = now - days * DAY_MS;
+          episodes.push(...pruneEpisodes(db, agentId, before));
+          transcript.push(...pruneTranscript(db, agentId, before));
+        }
+        pruneBookkeeping(db, agentId, now - BOOKKEEPING_DAYS * DAY_MS);
+      }
+      pruneProcessingLog(db, now - BOOKKEEPING_DAYS * DAY_MS);
+      return { episodes, transcript };
+    })();
+  }
+
+  async function runOnce(trigger: 'timer' | 'manual', agentId?: string): Promise<ConsolidationRun> {
+    const started = clock.now();
+    const t0 = performance.now();
+    const runId = insertRun(db, trigger, agentId ?? null, started);
+    const counts: ConsolidationCounts = zeroCounts();
+    let error: string | null = null;
+    try {
+      const agents = agentId === undefined ? listMemoryAgents(db) : [agentId];
+      const now = clock.now();
+      counts.decayed = stepDecay(agents, now);
+      await yieldToEventLoop();
+      const merged = stepMerge(agents, now);
+      counts.merged = merged.count;
+      removeVectors('episode', merged.removed);
+      await yieldToEventLoop();
+      counts.promoted = stepPromote(agents, now);
+      await yieldToEventLoop();
+      const evicted = stepEvict(agents, now);
+      counts.evicted = evicted.length;
+      removeVectors('pinned', evicted);
+      await yieldToEventLoop();
+      const pruned = stepPrune(agents, now);
+      counts.pruned_episodes = pruned.episodes.length;
+      counts.pruned_transcript = pruned.transcript.length;
+      removeVectors('episode', pruned.episodes);
+      removeVectors('transcript', pruned.transcript);
+    } catch (err) {
+      error = `${(err as Error).name}: ${(err as Error).message}`;
+      log.error('consolidation failed', { err });
+    }
+    const finished = clock.now();
+    const run = finishRun(db, runId, {
+      status: error ? 'error' : 'ok',
+      counts,
+      snapshot: memorySnapshot(db, agentId),
+      error,
+      now: finished,
+    });
+    logProcessing(db, {
+      kind: 'consolidate',
+      agentId: agentId ?? null,
+      status: error ? 'error' : 'ok',
+      durationMs: performance.now() - t0,
+      error,
+      now: finished,
+    });
+    log.info('consolidation finished', { trigger, status: run.status, ...counts });
+    return toRunDto(run);
+  }
+
+  function intervalMs(): number {
+    return settings.get().consolidationIntervalHours * 3_600_000;
+  }
+
+  function arm(): void {
+    if (timer) clearTimeout(timer);
+    const now = clock.now();
+    let since = lastFullRunAt(db);
+    if (since === null) {
+      // Never consolidated: count from the first time the timer ran, persisted so that an app
+      // restarted every day still consolidates.
+      const stored = Number(getMeta(db, TIMER_SINCE_KEY));
+      since = Number.isFinite(stored) && stored > 0 ? stored : now;
+      if (!(stored > 0)) setMeta(db, TIMER_SINCE_KEY, String(since));
+    }
+    const due = since + intervalMs();
+    const delay = due <= now ? (options.catchUpDelayMs ?? 60_000) : due - now;
+    nextAt = now + delay;
+    timer = setTimeout(
+      () => {
+        timer = null;
+        service
+          .run('timer')
+          .catch((err: unknown) => log.error('timer consolidation failed', { err }))
+          .finally(() => {
+            if (unsubscribe) arm();
+          });
+      },
+      Math.min(delay, 2_147_000_000),
+    );
+    timer.unref();
+  }
+
+  const service = {
+    run(trigger: 'timer' | 'manual', agentId?: string): Promise<ConsolidationRun> {
+      const p = chain.then(() => runOnce(trigger, agentId));
+      chain = p.catch(() => undefined);
+      return p;
+    },
+    startTimer(): void {
+      if (unsubscribe) return;
+      closeStaleRuns(db, clock.now());
+      unsubscribe = settings.onChange((next, prev) => {
+        if (next.consolidationIntervalHours !== prev.consolidationIntervalHours) arm();
+      });
+      arm();
+    },
+    stopTimer(): void {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      nextAt = null;
+      unsubscribe?.();
+      unsubscribe = null;
+    },
+    /** When the timer fires next (ms), or null when stopped. */
+    nextRunAt(): number | null {
+      return nextAt;
+    },
+  };
+  return service;
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
