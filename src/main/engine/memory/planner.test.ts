@@ -1,0 +1,157 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { fixedClock } from '../clock.ts';
+import type { Db } from '../store/migrate.ts';
+import { putIdentity } from '../store/identity.ts';
+import { getPinned, insertPinned, updatePinned } from '../store/pinned.ts';
+import { recordTurn } from '../store/transcript.ts';
+import { fitBlock, localDate, planMemoryBlock } from './planner.ts';
+import type { SearchDeps } from './search.ts';
+import { countTokens } from './tokens.ts';
+
+const NOW = new Date(2025, 5, 1, 12).getTime();
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+function setup(): { db: Db; deps: SearchDeps } {
+  const t = tempDatabase();
+  cleanups.push(t.cleanup);
+  return { db: t.db, deps: { db: t.db, vectors: null, clock: fixedClock(NOW) } };
+}
+const fact = (db: Db, agentId: string, content: string) =>
+  insertPinned(
+    db,
+    { agentId, content, salience: 0.6, tags: [], pinnedByUser: false, sourceEpisodeId: null },
+    NOW,
+  );
+
+describe('planMemoryBlock', () => {
+  it('builds the exact block format with identity overrides and dated conversation lines', async () => {
+    const { db, deps } = setup();
+    putIdentity(db, 'a', { overrides: ['Name: Sam'] }, NOW);
+    const at = new Date(2025, 4, 8, 10).getTime();
+    recordTurn(db, {
+      agentId: 'a',
+      conversationId: 'c',
+      messages: [
+        { role: 'user', content: 'I adopted a greyhound called Pixel', createdAt: at },
+        { role: 'assistant', content: 'Congratulations on adopting Pixel!', createdAt: at },
+      ],
+    });
+    const r = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'What exactly did I say about the greyhound?',
+      section: 'transcript',
+      budgetTokens: 800,
+    });
+    expect(r.section).toBe('transcript');
+    expect(r.block).toBe(
+      [
+        '[Memory]',
+        `Current date: ${localDate(NOW)}`,
+        '## About the user',
+        '- Name: Sam',
+        '## Conversation excerpts',
+        '- [2025-05-08] User: I adopted a greyhound called Pixel',
+        '- [2025-05-08] Assistant: Congratulations on adopting Pixel!',
+        '[/Memory]',
+      ].join('\n'),
+    );
+    expect(r.tokens).toBe(countTokens(r.block));
+  });
+
+  it('injects nothing when nothing but the date would be in the block', async () => {
+    const { deps } = setup();
+    for (const section of ['identity', 'pinned', 'episode', 'transcript', 'none'] as const) {
+      expect(
+        await planMemoryBlock(deps, {
+          agentId: 'a',
+          message: 'anything',
+          section,
+          budgetTokens: 800,
+        }),
+      ).toEqual({ section, block: '', tokens: 0 });
+    }
+  });
+
+  it('never exceeds the budget, whatever the lines', async () => {
+    const { db, deps } = setup();
+    putIdentity(db, 'a', { overrides: ['Prefers metric units', 'Lives in Porto'] }, NOW);
+    for (let i = 0; i < 60; i++) {
+      fact(
+        db,
+        'a',
+        `Coffee fact ${i}: ` + 'likes coffee with oat milk and cinnamon '.repeat(1 + (i % 7)),
+      );
+    }
+    recordTurn(db, {
+      agentId: 'a',
+      conversationId: 'c',
+      messages: [{ role: 'user', content: 'coffee '.repeat(3000), createdAt: NOW }],
+    });
+    for (const budget of [100, 150, 333, 800, 4000]) {
+      const r = await planMemoryBlock(deps, {
+        agentId: 'a',
+        message: 'how do I take my coffee?',
+        section: 'pinned',
+        budgetTokens: budget,
+        bumpUsage: false,
+      });
+      expect(r.block).not.toBe('');
+      expect(countTokens(r.block)).toBeLessThanOrEqual(budget);
+      expect(r.tokens).toBeLessThanOrEqual(budget);
+      expect(r.block.startsWith('[Memory]\nCurrent date: ')).toBe(true);
+      expect(r.block.endsWith('\n[/Memory]')).toBe(true);
+    }
+  });
+
+  it('bumps usage of injected facts only when asked, and never shows disabled facts', async () => {
+    const { db, deps } = setup();
+    const used = fact(db, 'a', 'Allergic to peanuts');
+    const off = fact(db, 'a', 'Allergic to shellfish');
+    updatePinned(db, 'a', off, { status: 'disabled' }, NOW);
+    const preview = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'what am I allergic to?',
+      section: 'pinned',
+      budgetTokens: 800,
+      bumpUsage: false,
+    });
+    expect(preview.block).toContain('Allergic to peanuts');
+    expect(preview.block).not.toContain('shellfish');
+    expect(getPinned(db, 'a', used)?.use_count).toBe(0);
+    await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'what am I allergic to?',
+      section: 'pinned',
+      budgetTokens: 800,
+    });
+    expect(getPinned(db, 'a', used)).toMatchObject({ use_count: 1, last_used: NOW });
+    expect(getPinned(db, 'a', off)?.use_count).toBe(0);
+  });
+
+  it('identity section lists the narrative and the most salient facts', async () => {
+    const { db, deps } = setup();
+    putIdentity(db, 'a', { narrative: 'Sam is a nurse in Leeds.', overrides: [] }, NOW);
+    fact(db, 'a', 'Works night shifts');
+    fact(db, 'b', 'Belongs to another agent');
+    const r = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'who am I?',
+      section: 'identity',
+      budgetTokens: 800,
+    });
+    expect(r.block).toContain('## About the user\n- Sam is a nurse in Leeds.');
+    expect(r.block).toContain('## Facts\n- Works night shifts');
+    expect(r.block).not.toContain('another agent');
+  });
+});
+
+describe('fitBlock', () => {
+  it("returns '' when no line fits", () => {
+    expect(fitBlock('2025-01-01', [{ title: 'Facts', lines: [] }], 800)).toEqual({
+      block: '',
+      used: [],
+    });
+  });
+});
