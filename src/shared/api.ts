@@ -189,6 +189,10 @@ export const Episode = z.object({
 });
 export type Episode = z.infer<typeof Episode>;
 export const EpisodeListResponse = z.object({ items: z.array(Episode), total: z.number().int() });
+/** GET /memory/episodes (write-path helper: additive). */
+export const EpisodeListQuery = Pagination.extend({
+  conversation_id: z.string().max(200).optional(),
+});
 export const EpisodePatch = z
   .object({
     summary: z.string().trim().min(1).max(20_000).optional(),
