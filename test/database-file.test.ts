@@ -253,6 +253,19 @@ describe('openDataDirDatabase', () => {
     );
   });
 
+  it('keeps a -wal found without its database instead of letting SQLite delete it', () => {
+    const key = randomBytes(32);
+    const crashed = crashedDataDir(key);
+    const wal = readFileSync(join(crashed, 'memory.sqlite-wal'));
+    const dir = dataDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'memory.sqlite-wal'), wal);
+    const { db, quarantined } = open(dir, key);
+    db.close();
+    expect(quarantined).not.toBeNull();
+    expect(readFileSync(quarantined! + '-wal').equals(wal)).toBe(true);
+  });
+
   it('random bytes (could be SQLCipher with another key) are never quarantined', () => {
     const dir = dataDir();
     mkdirSync(dir, { recursive: true });

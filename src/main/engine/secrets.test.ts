@@ -162,6 +162,18 @@ describe('resolveDatabaseKey decision table', () => {
     expect(await getRecoveryKey(opts(dataDir, { keychain }))).toBe(r1.recoveryKey);
   });
 
+  it('keeps showing the recovery key until the database exists (setup not finished)', async () => {
+    const dataDir = dir();
+    const { keychain } = fakeKeychain();
+    const r1 = await resolveDatabaseKey(opts(dataDir, { keychain }));
+    // The first start stopped before creating the database: the key is kept, shown again.
+    const r2 = await resolveDatabaseKey(opts(dataDir, { keychain }));
+    expect(r2.key.equals(r1.key)).toBe(true);
+    expect(r2.recoveryKey).toBe(r1.recoveryKey);
+    makeDatabase(dataDir, r2.key);
+    expect((await resolveDatabaseKey(opts(dataDir, { keychain }))).recoveryKey).toBeNull();
+  });
+
   it('the keychain entry follows a moved data folder (its id lives in the folder)', async () => {
     const dataDir = dir();
     const { keychain } = fakeKeychain();

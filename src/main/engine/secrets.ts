@@ -363,6 +363,8 @@ export function keychainAccount(dataDir: string): string {
 // Resolution
 
 interface Store {
+  /** True when the keychain-id file had to be created now (so no entry can exist yet). */
+  idCreated: boolean;
   /** The keychain when it answers; null when it is off or unavailable. */
   keychain: KeychainAccessor | null;
   keychainError: string | null;
@@ -417,13 +419,16 @@ async function storeKey(
 
 async function openStore(options: ResolveKeyOptions): Promise<Store> {
   const timeoutMs = options.keychainTimeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS;
+  const idExisted = existsSync(join(options.dataDir, KEYCHAIN_ID_FILE_NAME));
   const store: Store = {
+    idCreated: false,
     keychain: null,
     keychainError: options.useKeychain ? null : 'disabled',
     account: keychainAccount(options.dataDir),
     keyFile: join(options.dataDir, KEY_FILE_NAME),
     timeoutMs,
   };
+  store.idCreated = !idExisted;
   if (options.useKeychain) {
     store.keychain = options.keychain ?? createOsKeychain({ timeoutMs });
   }
@@ -436,7 +441,9 @@ function missingKeyError(dataDir: string, store: Store): CairnError {
       ? `no key file (${store.keyFile}) exists and the OS keychain is not used`
       : store.keychainError
         ? `the OS keychain is unavailable (${store.keychainError}) and no key file (${store.keyFile}) exists`
-        : `neither the OS keychain nor a key file (${store.keyFile}) holds its key`;
+        : store.idCreated
+          ? `its ${KEYCHAIN_ID_FILE_NAME} file (which names its OS keychain entry) was missing and no key file (${store.keyFile}) exists`
+          : `neither the OS keychain nor a key file (${store.keyFile}) holds its key`;
   return new CairnError(
     ErrorCode.KeyNotFound,
     `A Cairn database exists in ${dataDir}, but ${where}. Cairn will not create a new key over existing memory. ` +
@@ -509,12 +516,19 @@ export async function resolveDatabaseKey(options: ResolveKeyOptions): Promise<Re
   }
 
   const found = await findStoredKey(store, logger);
+  const hasDatabase = databaseFileExists(dataDir);
   if (found) {
     logger.info('database key found', { keySource: found.source });
-    return { key: found.key, source: found.source, recoveryKey: null };
+    // Setup is not finished until the database exists (a first start that stopped before
+    // creating it may never have shown the recovery key): show it until then.
+    return {
+      key: found.key,
+      source: found.source,
+      recoveryKey: hasDatabase ? null : formatRecoveryKey(found.key),
+    };
   }
 
-  if (databaseFileExists(dataDir)) throw missingKeyError(dataDir, store);
+  if (hasDatabase) throw missingKeyError(dataDir, store);
 
   const key = randomBytes(32);
   const source = await storeKey(store, key, logger, 'new');

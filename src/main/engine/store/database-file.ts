@@ -65,7 +65,10 @@ function damaged(message: string, cause?: unknown): CairnError {
 }
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-const SIDE_FILES = ['-wal', '-shm'] as const;
+/** Files SQLite keeps beside a database; they travel with it (a hot -journal or a -wal holds data). */
+const SIDE_FILES = ['-wal', '-shm', '-journal'] as const;
+/** The ones that carry data (the -shm is an index SQLite rebuilds). */
+const DATA_SIDE_FILES = ['-wal', '-journal'] as const;
 
 export type DatabaseFileKind = 'missing' | 'empty' | 'plaintext' | 'encrypted' | 'not-a-database';
 
@@ -186,8 +189,9 @@ function moveNoClobber(from: string, to: string): void {
 }
 
 /**
- * Moves `path` and its -wal/-shm into <dataDir>/quarantine/<timestamp>-<name>. Returns the
- * new path of the main file. Nothing is deleted.
+ * Moves `path` and its -wal/-shm/-journal into <dataDir>/quarantine/<timestamp>-<name>
+ * (when `path` itself is gone, just its side files). Returns the new path of the main file.
+ * Nothing is deleted, nothing is overwritten.
  */
 export function quarantineFile(path: string): string {
   const dir = join(dirname(path), QUARANTINE_DIR_NAME);
@@ -198,7 +202,7 @@ export function quarantineFile(path: string): string {
     const target = join(dir, `${prefix}-${name}`);
     if ([target, ...SIDE_FILES.map((s) => target + s)].some((p) => existsSync(p))) continue;
     try {
-      moveNoClobber(path, target);
+      if (existsSync(path)) moveNoClobber(path, target);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST' && n < 100) continue;
       throw err;
@@ -264,8 +268,13 @@ function linkOrCopy(from: string, to: string): void {
   }
 }
 
-function backupPaths(path: string): { main: string; wal: string } {
-  return { main: path + PLAINTEXT_BACKUP_SUFFIX, wal: path + PLAINTEXT_BACKUP_SUFFIX + '-wal' };
+/** memory.sqlite.plaintext-backup and its -wal/-journal backups, main file first. */
+function backupPaths(path: string): { from: string; to: string }[] {
+  const backup = path + PLAINTEXT_BACKUP_SUFFIX;
+  return [
+    { from: path, to: backup },
+    ...DATA_SIDE_FILES.map((side) => ({ from: path + side, to: backup + side })),
+  ];
 }
 
 /**
@@ -282,12 +291,13 @@ function backupPaths(path: string): { main: string; wal: string } {
  *      the original files are byte-identical;
  *   2. encrypt the copy with the key (PRAGMA rekey) and verify it from a fresh connection:
  *      integrity_check, the same row counts and user_version, no plaintext header;
- *   3. keep the original as memory.sqlite.plaintext-backup (+ -wal), hard links;
+ *   3. keep the original as memory.sqlite.plaintext-backup (+ -wal, -journal), hard links;
  *   4. rename the encrypted copy over memory.sqlite (atomic) and fsync the folder;
- *   5. remove the plaintext -wal/-shm, then the backup.
+ *   5. remove the plaintext -wal/-shm/-journal (SQLite would apply them to the encrypted
+ *      file), then the backup.
  * A crash before 4 leaves the plaintext database as it was (plus a backup, moved to
  * quarantine/ on the next attempt, never overwritten); a crash after 4 leaves the verified
- * encrypted database plus a backup, which finishPlaintextMigration completes on the next
+ * encrypted database plus a backup, which openDataDirDatabase completes on the next
  * start.
  */
 export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logger): void {
@@ -301,7 +311,11 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
   try {
     // 1. A private copy of the plaintext database, WAL folded in.
     copyFileSync(path, copy, fsConstants.COPYFILE_EXCL);
-    if (fileSize(path + '-wal') > 0) copyFileSync(path + '-wal', copy + '-wal');
+    // A -wal holds committed pages; a hot -journal undoes a half-done transaction: SQLite
+    // applies either to the copy when it opens it.
+    for (const side of DATA_SIDE_FILES) {
+      if (fileSize(path + side) > 0) copyFileSync(path + side, copy + side);
+    }
     try {
       const src = new Database(copy, { fileMustExist: true });
       try {
@@ -343,15 +357,14 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
     fsyncPath(copy);
 
     // 3. Backup (an older one from an interrupted run is moved aside, never overwritten).
-    for (const old of [backup.main, backup.wal]) {
+    for (const { to: old } of backup) {
       if (existsSync(old)) {
         logger.warn('an earlier plaintext backup was moved to quarantine', {
           path: quarantineFile(old),
         });
       }
     }
-    linkOrCopy(path, backup.main);
-    if (existsSync(path + '-wal')) linkOrCopy(path + '-wal', backup.wal);
+    for (const { from, to } of backup) if (existsSync(from)) linkOrCopy(from, to);
     fsyncPath(dataDir);
   } catch (err) {
     rmSync(work, { recursive: true, force: true });
@@ -375,9 +388,7 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
 function removePlaintextLeftovers(path: string): void {
   for (const side of SIDE_FILES) rmSync(path + side, { force: true });
   fsyncPath(dirname(path));
-  const backup = backupPaths(path);
-  rmSync(backup.main, { force: true });
-  rmSync(backup.wal, { force: true });
+  for (const { to } of backupPaths(path)) rmSync(to, { force: true });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -437,7 +448,14 @@ export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase
   };
 
   const kind = inspectDatabaseFile(path);
-  if (kind === 'not-a-database') {
+  if (
+    (kind === 'missing' || kind === 'empty') &&
+    DATA_SIDE_FILES.some((side) => fileSize(path + side) > 0)
+  ) {
+    // SQLite deletes a -wal or -journal it finds beside an empty database; they may be all
+    // that is left of one, so they are kept.
+    quarantine('a -wal or -journal without its database');
+  } else if (kind === 'not-a-database') {
     quarantine('not an SQLite or SQLCipher database');
   } else if (kind === 'plaintext') {
     try {
@@ -460,7 +478,7 @@ export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase
         { status: 500 },
       );
     }
-    if (opens === true && existsSync(backupPaths(path).main)) {
+    if (opens === true && existsSync(path + PLAINTEXT_BACKUP_SUFFIX)) {
       // A migration stopped after its verified rename (step 4): the encrypted file has never
       // been opened since, so any -wal/-shm beside it are the plaintext ones. Finish step 5.
       removePlaintextLeftovers(path);
