@@ -1,0 +1,387 @@
+// Memory administration (DESIGN §9): browse, edit, pin, disable and forget pinned facts,
+// episodes, identity and transcript rows; run consolidation; stats and diagnostics.
+// Every route that touches a memory row takes `agent_id` (query string, or the body for
+// creation) and every lookup is scoped by it, so nothing crosses agents: another agent's id
+// answers 404 exactly like an unknown one.
+import { statSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  ConsolidateRequest,
+  EpisodeListQuery,
+  EpisodePatch,
+  IdentityPut,
+  PinnedCreate,
+  PinnedListQuery,
+  PinnedPatch,
+  TranscriptListQuery,
+  type ConsolidationRun,
+  type DiagnosticsResponse,
+  type Episode,
+  type Identity,
+  type PinnedFact,
+  type StatsResponse,
+} from '../../../../shared/api.ts';
+import { ErrorCode } from '../../../../shared/errors.ts';
+import { CairnError } from '../../errors.ts';
+import { toRunDto } from '../../memory/consolidator.ts';
+import { stripPrivate } from '../../memory/private.ts';
+import type { EngineServices, VectorKind } from '../../services.ts';
+import { listRuns } from '../../store/consolidation.ts';
+import {
+  deleteEpisode,
+  getEpisode,
+  listEpisodes,
+  updateEpisode,
+  type EpisodeRecord,
+} from '../../store/episodes.ts';
+import { getIdentity, putIdentity, type IdentityRecord } from '../../store/identity.ts';
+import { databaseSizeBytes, memoryCounts } from '../../store/memory-stats.ts';
+import {
+  deletePinned,
+  getPinned,
+  insertPinned,
+  listPinned,
+  updatePinned,
+  type PinnedRecord,
+} from '../../store/pinned.ts';
+import { listProcessingLog } from '../../store/processing-log.ts';
+import { getSignal, listSignals, retryDeadLetter, type SignalRecord } from '../../store/signals.ts';
+import { deleteTranscriptRow, listTranscript } from '../../store/transcript.ts';
+import { parseWith } from '../validate.ts';
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function toPinnedDto(r: PinnedRecord): PinnedFact {
+  return {
+    id: r.id,
+    agent_id: r.agent_id,
+    content: r.content,
+    salience: r.salience,
+    source_count: r.source_count,
+    use_count: r.use_count,
+    last_used: iso(r.last_used),
+    tags: r.tags,
+    status: r.status,
+    pinned_by_user: r.pinned_by_user,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+  };
+}
+
+export function toEpisodeDto(r: EpisodeRecord): Episode {
+  return {
+    id: r.id,
+    agent_id: r.agent_id,
+    conversation_id: r.conversation_id,
+    summary: r.summary,
+    topics: r.topics,
+    entities: r.entities,
+    decisions: r.decisions,
+    action_items: r.action_items,
+    salience: r.salience,
+    conversation_at: iso(r.conversation_at)!,
+    last_used: iso(r.last_used),
+    created_at: iso(r.created_at)!,
+  };
+}
+
+function toIdentityDto(r: IdentityRecord): Identity {
+  return { ...r, updated_at: iso(r.updated_at) };
+}
+
+function toSignalDto(s: SignalRecord) {
+  return {
+    id: s.id,
+    agent_id: s.agent_id,
+    conversation_id: s.conversation_id,
+    status: s.status,
+    attempts: s.attempts,
+    last_error: s.last_error,
+    created_at: iso(s.created_at)!,
+    updated_at: iso(s.updated_at)!,
+  };
+}
+
+const IdParam = z.object({
+  id: z.coerce
+    .number({ error: 'id must be a positive integer' })
+    .int('id must be a positive integer')
+    .min(1, 'id must be a positive integer')
+    .max(Number.MAX_SAFE_INTEGER),
+});
+const AgentQuery = z.object({
+  agent_id: z.string().trim().min(1, 'agent_id is required').max(200),
+});
+const RunsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  agent_id: z.string().trim().min(1).max(200).optional(),
+});
+const DiagnosticsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+function notFound(what: string, id: number): CairnError {
+  return new CairnError(ErrorCode.NotFound, `No ${what} with id ${id} for this agent.`);
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+export function registerMemoryAdminRoutes(app: FastifyInstance, services: EngineServices): void {
+  const { db, clock } = services;
+  const log = services.logger.child('memory-admin');
+
+  /** Embeds an edited row in the background: the edit is already stored and searchable (FTS). */
+  const reindex = (kind: VectorKind, id: number, agentId: string, text: string) => {
+    const vectors = services.vectors;
+    if (!vectors) return;
+    vectors.indexRows(kind, [{ id, agentId, text }]).catch((err: unknown) => {
+      log.warn('re-embedding failed', { kind, err: (err as Error).message });
+    });
+  };
+  const unindex = (kind: VectorKind, id: number) => {
+    try {
+      services.vectors?.remove(kind, id);
+    } catch (err) {
+      log.warn('removing a vector failed', { kind, err: (err as Error).message });
+    }
+  };
+  const target = (params: unknown, query: unknown) => ({
+    id: parseWith(IdParam, params, 'id').id,
+    agentId: parseWith(AgentQuery, query, 'query').agent_id,
+  });
+
+  // ---------- pinned facts ----------
+
+  app.get('/memory/pinned', async (request) => {
+    const q = parseWith(PinnedListQuery, request.query, 'query');
+    const { items, total } = listPinned(db, {
+      agentId: q.agent_id,
+      status: q.status,
+      sort: q.sort,
+      limit: q.limit,
+      offset: q.offset,
+      q: q.q,
+    });
+    return { items: items.map(toPinnedDto), total };
+  });
+
+  app.post('/memory/pinned', async (request, reply) => {
+    const body = parseWith(PinnedCreate, request.body);
+    const content = stripPrivate(body.content);
+    if (!content) {
+      throw new CairnError(
+        ErrorCode.ValidationFailed,
+        'content is empty once <private> spans are removed.',
+      );
+    }
+    const id = insertPinned(
+      db,
+      {
+        agentId: body.agent_id,
+        content,
+        salience: body.salience ?? 0.8,
+        tags: body.tags ?? [],
+        pinnedByUser: body.pinned_by_user ?? true,
+        sourceEpisodeId: null,
+      },
+      clock.now(),
+    );
+    reindex('pinned', id, body.agent_id, content);
+    reply.code(201);
+    return toPinnedDto(getPinned(db, body.agent_id, id)!);
+  });
+
+  app.get('/memory/pinned/:id', async (request) => {
+    const { id, agentId } = target(request.params, request.query);
+    const fact = getPinned(db, agentId, id);
+    if (!fact) throw notFound('pinned fact', id);
+    return toPinnedDto(fact);
+  });
+
+  app.patch('/memory/pinned/:id', async (request) => {
+    const { id, agentId } = target(request.params, request.query);
+    const patch = parseWith(PinnedPatch, request.body);
+    if (patch.content !== undefined) {
+      patch.content = stripPrivate(patch.content);
+      if (!patch.content) {
+        throw new CairnError(
+          ErrorCode.ValidationFailed,
+          'content is empty once <private> spans are removed.',
+        );
+      }
+    }
+    const updated = updatePinned(db, agentId, id, patch, clock.now());
+    if (!updated) throw notFound('pinned fact', id);
+    if (patch.content !== undefined) reindex('pinned', id, agentId, updated.content);
+    return toPinnedDto(updated);
+  });
+
+  app.delete('/memory/pinned/:id', async (request) => {
+    const { id, agentId } = target(request.params, request.query);
+    if (!deletePinned(db, agentId, id)) throw notFound('pinned fact', id);
+    unindex('pinned', id);
+    return { deleted: true, id };
+  });
+
+  // ---------- episodes ----------
+
+  app.get('/memory/episodes', async (request) => {
+    const q = parseWith(EpisodeListQuery, request.query, 'query');
+    const { items, total } = listEpisodes(db, {
+      agentId: q.agent_id,
+      limit: q.limit,
+      offset: q.offset,
+      q: q.q,
+      conversationId: q.conversation_id,
+    });
+    return { items: items.map(toEpisodeDto), total };
+  });
+
+  app.get('/memory/episodes/:id', async (request) => {
+    const { id, agentId } = target(request.params, request.query);
+    const ep = getEpisode(db, agentId, id);
+    if (!ep) throw notFound('episode', id);
+    return toEpisodeDto(ep);
+  });
+
+  app.patch('/memory/episodes/:id', async (request) => {
+    const { id, agentId } = target(request.params, request.query);
+    const patch = parseWith(EpisodePatch, request.body);
+    if (patch.summary !== undefined) {
+      patch.summary = stripPrivate(patch.summary);
+      if (!patch.summary) {
+        throw new CairnError(
+          ErrorCode.ValidationFailed,
+          'summary is empty once <private> spans are removed.',
+        );
+      }
+    }
+    const updated = updateEpisode(db, agentId, id, patch, clock.now());
+    if (!updated) throw notFound('episode', id);
+    if (patch.summary !== undefined) reindex('episode', id, agentId, updated.summary);
+    return toEpisodeDto(updated);
+  });
+
+  app.delete('/memory/episodes/:id', async (request) => {
+    const { id, agentId } = target(request.params, request.query);
+    if (!deleteEpisode(db, agentId, id)) throw notFound('episode', id);
+    unindex('episode', id);
+    return { deleted: true, id };
+  });
+
+  // ---------- identity ----------
+
+  app.get('/memory/identity', async (request) => {
+    const { agent_id } = parseWith(AgentQuery, request.query, 'query');
+    return toIdentityDto(getIdentity(db, agent_id));
+  });
+
+  app.put('/memory/identity', async (request) => {
+    const body = parseWith(IdentityPut, request.body);
+    const overrides = body.overrides?.map(stripPrivate).filter((o) => o.length > 0);
+    const narrative = body.narrative === undefined ? undefined : stripPrivate(body.narrative);
+    return toIdentityDto(
+      putIdentity(
+        db,
+        body.agent_id,
+        {
+          ...(narrative !== undefined ? { narrative } : {}),
+          ...(overrides !== undefined ? { overrides } : {}),
+        },
+        clock.now(),
+      ),
+    );
+  });
+
+  // ---------- transcript ----------
+
+  app.get('/memory/transcript', async (request) => {
+    const q = parseWith(TranscriptListQuery, request.query, 'query');
+    return listTranscript(db, {
+      agentId: q.agent_id,
+      conversationId: q.conversation_id,
+      limit: q.limit,
+      offset: q.offset,
+      q: q.q,
+      order: q.conversation_id !== undefined ? 'asc' : 'desc',
+    });
+  });
+
+  app.delete('/memory/transcript/:id', async (request) => {
+    const { id, agentId } = target(request.params, request.query);
+    if (!deleteTranscriptRow(db, agentId, id)) throw notFound('transcript row', id);
+    unindex('transcript', id);
+    return { deleted: true, id };
+  });
+
+  // ---------- consolidation ----------
+
+  app.post('/memory/consolidate', async (request): Promise<ConsolidationRun> => {
+    const body = parseWith(ConsolidateRequest, request.body ?? {});
+    return services.consolidator.run('manual', body.agent_id);
+  });
+
+  app.get('/memory/consolidation/runs', async (request) => {
+    const q = parseWith(RunsQuery, request.query, 'query');
+    return { runs: listRuns(db, q.limit, q.agent_id).map(toRunDto) };
+  });
+
+  // ---------- stats / diagnostics ----------
+
+  app.get('/memory/stats', async (): Promise<StatsResponse> => {
+    const counts = memoryCounts(db);
+    const history = listRuns(db, 200)
+      .filter((r) => r.agent_id === null && r.status === 'ok' && r.snapshot !== null)
+      .slice(0, 60)
+      .reverse()
+      .map((r) => ({
+        at: iso(r.finished_at ?? r.started_at)!,
+        pinned: r.snapshot!.pinned,
+        episodes: r.snapshot!.episodes,
+        avg_salience: r.snapshot!.avg_salience,
+      }));
+    return { ...counts, db_size_bytes: databaseSizeBytes(db), history };
+  });
+
+  app.get('/memory/diagnostics', async (request): Promise<DiagnosticsResponse> => {
+    const { limit } = parseWith(DiagnosticsQuery, request.query, 'query');
+    return {
+      pending: listSignals(db, { statuses: ['pending', 'processing'], limit }).map(toSignalDto),
+      dead_letters: listSignals(db, { statuses: ['dead_letter'], limit }).map(toSignalDto),
+      processing_log: listProcessingLog(db, { limit }).map((e) => ({
+        ...e,
+        created_at: iso(e.created_at)!,
+      })),
+      db_size_bytes: fileSize(services.dbPath) || databaseSizeBytes(db),
+      wal_size_bytes: fileSize(services.dbPath + '-wal'),
+      embedder: services.embedder.state(),
+    };
+  });
+
+  app.post('/memory/diagnostics/retry/:id', async (request) => {
+    const { id } = parseWith(IdParam, request.params, 'id');
+    const existing = getSignal(db, id);
+    if (!existing) {
+      throw new CairnError(ErrorCode.NotFound, `No pending signal with id ${id}.`);
+    }
+    const signal = retryDeadLetter(db, id, clock.now());
+    if (!signal) {
+      throw new CairnError(
+        ErrorCode.Conflict,
+        `Signal ${id} is ${existing.status}, not a dead letter: nothing to retry.`,
+      );
+    }
+    // Distil in the background: a Core Model call may take a while.
+    services.distiller.distilNow(signal.agent_id, signal.conversation_id).catch((err: unknown) => {
+      log.warn('retry of a dead letter failed', { err: (err as Error).message });
+    });
+    return toSignalDto(signal);
+  });
+}
