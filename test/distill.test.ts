@@ -1,0 +1,288 @@
+// The write path end to end: conversations sent with the official `openai` client through the
+// real server are distilled after the debounce (Core Model played by the scripted upstream,
+// or the heuristic distiller), malformed Core Model output ends in a dead letter with the
+// transcript intact, and signals pending when `cairn serve` is SIGKILLed are distilled after
+// restart.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listEpisodes } from '../src/main/engine/store/episodes.ts';
+import { getIdentity } from '../src/main/engine/store/identity.ts';
+import type { Db } from '../src/main/engine/store/migrate.ts';
+import { listPinned } from '../src/main/engine/store/pinned.ts';
+import { listProcessingLog } from '../src/main/engine/store/processing-log.ts';
+import { listSignals } from '../src/main/engine/store/signals.ts';
+import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
+import type { RecordedRequest } from './helpers/scripted-upstream.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const nodeBin = join(root, 'node_modules', '.bin', 'node');
+
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+
+const digest = {
+  episode: {
+    summary: 'Ada asked for a vegetarian recipe for her Lisbon dinner party.',
+    topics: ['cooking', 'dinner party'],
+    entities: ['Lisbon'],
+    decisions: ['Serve a mushroom risotto'],
+    action_items: ['Buy arborio rice'],
+    salience: 0.7,
+  },
+  pinned_candidates: [{ content: 'User is vegetarian', salience: 0.8, tags: ['food'] }],
+  identity_facts: ["User's name is Ada", 'User lives in Lisbon'],
+};
+
+const isCoreModelCall = (r: RecordedRequest) =>
+  (r.body as { response_format?: unknown } | undefined)?.response_format !== undefined;
+
+async function engine(options: { coreModel?: string } = {}): Promise<EngineHarness> {
+  const h = await startEngine({
+    config: {
+      ...(options.coreModel ? { coreModel: options.coreModel } : {}),
+      distiller: { debounceMsOverride: 80, retryDelayMs: 30, recoverDelayMs: 20 },
+    },
+  });
+  cleanups.push(() => h.stop());
+  return h;
+}
+
+const episodes = (db: Db, agent: string) =>
+  listEpisodes(db, { agentId: agent, limit: 50, offset: 0 }).items;
+const facts = (db: Db, agent: string) =>
+  listPinned(db, { agentId: agent, status: 'all', sort: 'created_at', limit: 50, offset: 0 }).items;
+
+function client(h: EngineHarness, agent: string, conversation?: string) {
+  return new OpenAI({
+    baseURL: h.url + '/v1',
+    apiKey: h.token,
+    defaultHeaders: {
+      'X-Osaurus-Agent-Id': agent,
+      ...(conversation ? { 'X-Osaurus-Conversation-Id': conversation } : {}),
+    },
+  });
+}
+
+describe('distillation through the server', () => {
+  it('distils a conversation with the Core Model after the debounce', async () => {
+    const h = await engine({ coreModel: 'scripted-core' });
+    h.upstream.setDefault((r) =>
+      isCoreModelCall(r) ? { kind: 'digest', digest } : { kind: 'chat', content: 'Sure!' },
+    );
+    const openai = client(h, 'ada', 'dinner');
+    await openai.chat.completions.create({
+      model: 'scripted-model',
+      messages: [{ role: 'user', content: "I'm Ada, I live in Lisbon and I am vegetarian." }],
+    });
+    await openai.chat.completions.create({
+      model: 'scripted-model',
+      messages: [
+        { role: 'user', content: "I'm Ada, I live in Lisbon and I am vegetarian." },
+        { role: 'assistant', content: 'Sure!' },
+        { role: 'user', content: 'Suggest a dinner party main course.' },
+      ],
+    });
+    const db = h.services.db;
+    await until(() => episodes(db, 'ada').length === 1);
+    const core = h.upstream.chatRequests().filter(isCoreModelCall);
+    expect(core).toHaveLength(1);
+    expect((core[0]!.body as { model: string }).model).toBe('scripted-core');
+    expect(core[0]!.rawBody).toContain('Suggest a dinner party main course.');
+    expect(episodes(db, 'ada')[0]).toMatchObject({
+      summary: digest.episode.summary,
+      conversation_id: 'dinner',
+      decisions: ['Serve a mushroom risotto'],
+    });
+    expect(facts(db, 'ada').map((f) => f.content)).toEqual(['User is vegetarian']);
+    expect(getIdentity(db, 'ada').overrides).toEqual([
+      "User's name is Ada",
+      'User lives in Lisbon',
+    ]);
+    // nothing leaks into another agent
+    expect(episodes(db, 'bob')).toHaveLength(0);
+  });
+
+  it('works with no Core Model: the heuristic distiller remembers', async () => {
+    const h = await engine();
+    h.upstream.setDefault(() => ({ kind: 'chat', content: 'Nice to meet you!' }));
+    await client(h, 'ada', 'intro').chat.completions.create({
+      model: 'scripted-model',
+      messages: [
+        {
+          role: 'user',
+          content: 'My name is Ada. I work at Acme as a data engineer. I love hiking in the Alps.',
+        },
+      ],
+    });
+    const db = h.services.db;
+    await until(() => episodes(db, 'ada').length === 1);
+    expect(h.upstream.chatRequests().filter(isCoreModelCall)).toHaveLength(0);
+    expect(facts(db, 'ada').map((f) => f.content)).toEqual(
+      expect.arrayContaining(["User's name is Ada", 'User loves hiking in the Alps']),
+    );
+    expect(getIdentity(db, 'ada').overrides).toContain("User's name is Ada");
+    expect(listProcessingLog(db, { limit: 5 })[0]).toMatchObject({
+      kind: 'distill',
+      status: 'ok',
+      model: 'heuristic',
+    });
+  });
+
+  it('dead-letters malformed Core Model output after 3 attempts, keeping the transcript', async () => {
+    const h = await engine({ coreModel: 'scripted-core' });
+    h.upstream.setDefault((r) =>
+      isCoreModelCall(r)
+        ? { kind: 'chat', content: '{"episode": {"summary": ' }
+        : { kind: 'chat', content: 'Noted.' },
+    );
+    await client(h, 'ada', 'c1').chat.completions.create({
+      model: 'scripted-model',
+      messages: [{ role: 'user', content: 'I love jazz and I live in Berlin.' }],
+    });
+    const db = h.services.db;
+    await until(() => listSignals(db, { statuses: ['dead_letter'], limit: 10 }).length === 1, 8000);
+    expect(h.upstream.chatRequests().filter(isCoreModelCall)).toHaveLength(3);
+    const [dead] = listSignals(db, { statuses: ['dead_letter'], limit: 10 });
+    expect(dead).toMatchObject({ attempts: 3, agent_id: 'ada' });
+    const transcript = await h.api<{ items: { content: string }[] }>(
+      'GET',
+      '/memory/transcript?agent_id=ada&conversation_id=c1',
+    );
+    if (transcript.status === 200) {
+      expect(transcript.body.items.map((i) => i.content)).toEqual([
+        'I love jazz and I live in Berlin.',
+        'Noted.',
+      ]);
+    } else {
+      const rows = db.prepare(`SELECT content FROM transcript WHERE agent_id = 'ada'`).all();
+      expect(rows).toHaveLength(2);
+    }
+    // the heuristic still remembered something
+    await until(() => facts(db, 'ada').length > 0);
+    expect(facts(db, 'ada').map((f) => f.content)).toContain('User loves jazz');
+    const statuses = listProcessingLog(db, { limit: 10, kind: 'distill' }).map((l) => l.status);
+    expect(statuses).toEqual(['dead_letter', 'error', 'error']);
+    expect(JSON.stringify(listProcessingLog(db, { limit: 10 }))).not.toContain('jazz');
+  });
+
+  it('distils at once on ingest', async () => {
+    const h = await engine();
+    const res = await h.api('POST', '/memory/ingest', {
+      agent_id: 'ada',
+      conversation_id: 's1',
+      session_date: '2023-05-08',
+      turns: [{ user: 'I usually go running every morning.', assistant: 'Great habit!' }],
+    });
+    expect(res.status).toBe(200);
+    const eps = episodes(h.services.db, 'ada');
+    expect(eps).toHaveLength(1);
+    expect(eps[0]!.summary).toContain('8 May 2023');
+    expect(facts(h.services.db, 'ada').map((f) => f.content)).toContain(
+      'User usually goes running every morning',
+    );
+  });
+});
+
+function startServe(dataDir: string, dbKey: string, token: string) {
+  const child = spawn(
+    nodeBin,
+    [
+      '--disable-warning=ExperimentalWarning',
+      join(root, 'src/main/cli.ts'),
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--no-keychain',
+      '--log-level',
+      'warn',
+    ],
+    {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        CAIRN_DB_KEY: dbKey,
+        CAIRN_TOKEN: token,
+        CAIRN_EMBEDDING_BACKEND: 'none',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return new Promise<{ child: ChildProcess; url: string }>((resolvePromise, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out} ${err}`)), 15_000);
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({ child, url: m[1]! });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${err}`));
+    });
+  });
+}
+
+describe('recovery after a crash', () => {
+  it('distils signals left pending by a SIGKILLed `cairn serve` after restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cairn-distill-crash-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dbKey = randomBytes(32).toString('hex');
+    const token = 'distill-crash-token';
+    const { child, url } = await startServe(dataDir, dbKey, token);
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    // skip_extraction leaves the signal pending, like a turn whose debounce has not fired
+    const res = await fetch(url + '/memory/ingest', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agent_id: 'ada',
+        conversation_id: 'before-crash',
+        skip_extraction: true,
+        turns: [{ user: 'My name is Ada and I love sailing.', assistant: 'Noted!' }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+
+    const h = await startEngine({
+      dataDir,
+      dbKey,
+      token,
+      config: { distiller: { recoverDelayMs: 20 } },
+    });
+    cleanups.push(() => h.stop());
+    const db = h.services.db;
+    await until(() => episodes(db, 'ada').length === 1);
+    expect(facts(db, 'ada').map((f) => f.content)).toEqual(
+      expect.arrayContaining(["User's name is Ada", 'User loves sailing']),
+    );
+    expect(listSignals(db, { statuses: ['pending', 'processing'], limit: 10 })).toHaveLength(0);
+  });
+});
