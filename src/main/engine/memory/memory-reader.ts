@@ -21,6 +21,7 @@ import {
 } from '../store/search.ts';
 import { classifyHeuristic, classifyWithLlm, nameSet, type GateContext } from './gate.ts';
 import { planMemoryBlock } from './planner.ts';
+import { preloadTokenizer } from './tokens.ts';
 import { searchMemory, speakerOf, type SearchDeps } from './search.ts';
 
 export interface MemoryReaderDeps {
@@ -45,6 +46,14 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
   const names = new Map<string, { at: number; ctx: GateContext }>();
   const vectors = deps.vectors ? cachingVectors(deps.vectors, deps.clock) : null;
   const searchDeps: SearchDeps = { db: deps.db, vectors, clock: deps.clock, logger: log };
+  // Off the request path: the first proxied request should not wait for the BPE tables.
+  setTimeout(() => {
+    try {
+      preloadTokenizer();
+    } catch (err) {
+      log.warn('tokenizer preload failed', { error: err instanceof Error ? err.message : err });
+    }
+  }, 0).unref();
 
   function gateContext(agentId: string): GateContext {
     const now = deps.clock.now();

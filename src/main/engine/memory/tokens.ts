@@ -25,6 +25,11 @@ function getEncoder(): Tiktoken {
   return encoder;
 }
 
+/** Loads the tokenizer now (≈250 ms of CPU) so that the first memory request does not pay it. */
+export function preloadTokenizer(): void {
+  getEncoder();
+}
+
 /** Number of cl100k_base tokens in `text` (special-token strings are counted as plain text). */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;

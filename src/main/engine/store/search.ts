@@ -84,21 +84,24 @@ export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
   return rows.map(toHit);
 }
 
-const LIKE_SQL: Record<FtsScope, { text: string; sql: string }> = {
+const LIKE_SQL: Record<FtsScope, { text: string; at: string; sql: string }> = {
   transcript: {
     text: 't.content',
+    at: 't.created_at',
     sql: `SELECT t.id, t.content, t.created_at, t.conversation_id, t.role, %SCORE% AS rank
           FROM transcript t WHERE t.agent_id = @agentId AND t.role IN ('user', 'assistant')
             AND t.created_at >= @since AND (%ANY%)`,
   },
   episodes: {
     text: `(e.summary || ' ' || e.topics || ' ' || e.entities)`,
+    at: 'e.conversation_at',
     sql: `SELECT e.id, e.summary AS content, e.conversation_at AS created_at, e.conversation_id,
             %SCORE% AS rank
           FROM episodes e WHERE e.agent_id = @agentId AND e.conversation_at >= @since AND (%ANY%)`,
   },
   pinned: {
     text: `(p.content || ' ' || p.tags)`,
+    at: 'p.created_at',
     sql: `SELECT p.id, p.content, p.created_at, e.conversation_id, %SCORE% AS rank
           FROM pinned_facts p
           LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
@@ -133,7 +136,7 @@ export function searchLike(
   const score = `-(${likes.map((l) => `(${l})`).join(' + ')})`;
   const sql =
     spec.sql.replace('%SCORE%', score).replace('%ANY%', likes.join(' OR ')) +
-    ` ORDER BY rank, created_at DESC LIMIT @limit`;
+    ` ORDER BY rank, ${spec.at} DESC LIMIT @limit`;
   const rows = db.prepare(sql).all(params) as Row[];
   return rows.map(toHit);
 }
