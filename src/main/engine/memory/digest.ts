@@ -48,7 +48,7 @@ export function repairTruncatedJson(text: string): unknown {
     }
   }
   for (let k = cuts.length - 1, tries = 0; k >= 0 && tries < 40; k--, tries++) {
-    const cut = cuts[k];
+    const cut = cuts[k]!;
     const v = tryParse(s.slice(0, cut.pos) + cut.closers);
     if (v !== undefined) return v;
   }
@@ -61,7 +61,7 @@ export function extractJsonObject(text: string): unknown {
   const raw = tryParse(trimmed);
   if (isObject(raw)) return raw;
   for (const m of trimmed.matchAll(/```(?:json|JSON)?\s*\n?([\s\S]*?)```/g)) {
-    const v = tryParse(m[1].trim());
+    const v = tryParse((m[1] ?? '').trim());
     if (isObject(v)) return v;
   }
   const first = trimmed.indexOf('{');
@@ -72,7 +72,7 @@ export function extractJsonObject(text: string): unknown {
   }
   // An unterminated fence or a reply cut off at the token limit.
   const fenced = /```(?:json|JSON)?\s*\n?([\s\S]*)$/.exec(trimmed);
-  const repaired = repairTruncatedJson(fenced ? fenced[1] : trimmed);
+  const repaired = repairTruncatedJson(fenced ? (fenced[1] ?? '') : trimmed);
   return isObject(repaired) ? repaired : undefined;
 }
 
@@ -164,7 +164,7 @@ export function parseDigest(text: string): DigestParseResult {
   if (obj === undefined) return { ok: false, error: 'no JSON object in the Core Model reply' };
   const parsed = Digest.safeParse(coerceDigest(obj));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = parsed.error.issues[0]!;
     return {
       ok: false,
       error: `digest does not match the schema: ${issue.path.join('.') || '(root)'}: ${issue.message}`,
