@@ -11,6 +11,7 @@ import {
   keychainAccount,
   parseRecoveryKey,
   resolveDatabaseKey,
+  rotateDatabaseKey,
   type KeychainAccessor,
   type ResolveKeyOptions,
 } from './secrets.ts';
@@ -349,5 +350,93 @@ describe.skipIf(process.platform === 'win32')('key file permissions', () => {
       ErrorCode.InvalidKey,
     );
     expect(readFileSync(file, 'utf8')).toBe('not a key\n');
+  });
+});
+
+describe('rotateDatabaseKey (cairn rekey)', () => {
+  function insertRow(db: ReturnType<typeof openDataDirDatabase>['db'], text: string): void {
+    db.prepare(
+      `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a', 'c', 'user', ?, 1)`,
+    ).run(text);
+  }
+  function rows(dataDir: string, key: Buffer): number {
+    const { db } = openDataDirDatabase({ dataDir, key, logger: silentLogger });
+    try {
+      return (db.prepare('SELECT count(*) AS n FROM transcript').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
+
+  it.each([['keyfile'], ['keychain']] as const)(
+    're-encrypts with a new key kept in the %s; the old key stops working',
+    async (where) => {
+      const dataDir = dir();
+      const { keychain, entries } = fakeKeychain(where === 'keychain' ? 'ok' : 'broken');
+      const first = await resolveDatabaseKey(opts(dataDir, { keychain }));
+      expect(first.source).toBe(where);
+      const { db } = openDataDirDatabase({ dataDir, key: first.key, logger: silentLogger });
+      insertRow(db, 'kept across rekey');
+      const rotated = await rotateDatabaseKey({ ...opts(dataDir, { keychain }), db });
+      db.close();
+      expect(rotated.source).toBe(where);
+      expect(rotated.key.equals(first.key)).toBe(false);
+      expect(parseRecoveryKey(rotated.recoveryKey).equals(rotated.key)).toBe(true);
+      expect(existsSync(join(dataDir, 'db.key.next'))).toBe(false);
+      expect([...entries.keys()].some((k) => k.endsWith('.next'))).toBe(false);
+
+      const next = await resolveDatabaseKey(opts(dataDir, { keychain }));
+      expect(next.source).toBe(where);
+      expect(next.key.equals(rotated.key)).toBe(true);
+      expect(rows(dataDir, next.key)).toBe(1);
+      expect(() => openDataDirDatabase({ dataDir, key: first.key, logger: silentLogger })).toThrow(
+        /different key/,
+      );
+    },
+  );
+
+  it('a crash before the database changed: the pending key is dropped', async () => {
+    const dataDir = dir();
+    const first = await resolveDatabaseKey(opts(dataDir, { useKeychain: false }));
+    makeDatabase(dataDir, first.key);
+    writeFileSync(join(dataDir, 'db.key.next'), randomBytes(32).toString('hex'), { mode: 0o600 });
+    const r = await resolveDatabaseKey(opts(dataDir, { useKeychain: false }));
+    expect(r.key.equals(first.key)).toBe(true);
+    expect(existsSync(join(dataDir, 'db.key.next'))).toBe(false);
+  });
+
+  it('a crash after the database was re-encrypted: the pending key becomes current', async () => {
+    const dataDir = dir();
+    const first = await resolveDatabaseKey(opts(dataDir, { useKeychain: false }));
+    const { db } = openDataDirDatabase({ dataDir, key: first.key, logger: silentLogger });
+    insertRow(db, 'x');
+    const rotated = await rotateDatabaseKey({ ...opts(dataDir, { useKeychain: false }), db });
+    db.close();
+    // Put the files back as they were between rekey and promotion.
+    writeFileSync(join(dataDir, 'db.key'), first.key.toString('hex'), { mode: 0o600 });
+    writeFileSync(join(dataDir, 'db.key.next'), rotated.key.toString('hex'), { mode: 0o600 });
+    const r = await resolveDatabaseKey(opts(dataDir, { useKeychain: false }));
+    expect(r.key.equals(rotated.key)).toBe(true);
+    expect(readFileSync(join(dataDir, 'db.key'), 'utf8').trim()).toBe(rotated.key.toString('hex'));
+    expect(existsSync(join(dataDir, 'db.key.next'))).toBe(false);
+    expect(rows(dataDir, r.key)).toBe(1);
+  });
+
+  it('is refused when the key comes from CAIRN_DB_KEY', async () => {
+    const dataDir = dir();
+    const hex = randomBytes(32).toString('hex');
+    const { db } = openDataDirDatabase({
+      dataDir,
+      key: Buffer.from(hex, 'hex'),
+      logger: silentLogger,
+    });
+    try {
+      await expectCode(
+        rotateDatabaseKey({ ...opts(dataDir, { env: { CAIRN_DB_KEY: hex } }), db }),
+        ErrorCode.BadRequest,
+      );
+    } finally {
+      db.close();
+    }
   });
 });

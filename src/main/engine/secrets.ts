@@ -22,6 +22,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   unlinkSync,
   writeSync,
@@ -31,10 +32,18 @@ import type { KeySource } from '../../shared/api.ts';
 import { ErrorCode } from '../../shared/errors.ts';
 import { CairnError } from './errors.ts';
 import type { Logger } from './logger.ts';
-import { DATABASE_FILE_NAME, databaseFileExists, keyOpensDatabase } from './store/database-file.ts';
+import {
+  DATABASE_FILE_NAME,
+  databaseFileExists,
+  keyOpensDatabase,
+  rekeyDatabase,
+} from './store/database-file.ts';
+import type { Db } from './store/migrate.ts';
 
 export const KEYCHAIN_SERVICE = 'Cairn';
 export const KEY_FILE_NAME = 'db.key';
+/** Where a new key waits while `cairn rekey` re-encrypts the database (see rotateDatabaseKey). */
+export const PENDING_SUFFIX = '.next';
 /** A random id kept in the data folder; names the keychain entry of this folder's key. */
 export const KEYCHAIN_ID_FILE_NAME = 'keychain-id';
 const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3000;
@@ -515,7 +524,8 @@ export async function resolveDatabaseKey(options: ResolveKeyOptions): Promise<Re
     return { key, source: 'recovery', recoveryKey: null };
   }
 
-  const found = await findStoredKey(store, logger);
+  const stored = await findStoredKey(store, logger);
+  const found = stored ? await settlePendingRotation(store, dataDir, stored, logger) : null;
   const hasDatabase = databaseFileExists(dataDir);
   if (found) {
     logger.info('database key found', { keySource: found.source });
@@ -534,6 +544,157 @@ export async function resolveDatabaseKey(options: ResolveKeyOptions): Promise<Re
   const source = await storeKey(store, key, logger, 'new');
   logger.info('new database key generated', { keySource: source });
   return { key, source, recoveryKey: formatRecoveryKey(key) };
+}
+
+// ---------------------------------------------------------------------------------------
+// Key rotation (`cairn rekey`)
+//
+// Order matters: the new key is stored as "pending" (keychain entry `<account>.next` or
+// db.key.next) BEFORE the database is re-encrypted, and becomes the current key after. A crash
+// anywhere leaves a key that opens the database in a place the next start looks
+// (settlePendingRotation).
+
+type StoredSource = 'keychain' | 'keyfile';
+
+async function readPending(store: Store): Promise<Buffer | null> {
+  if (store.keychain) {
+    try {
+      const hex = await withTimeout(
+        () => store.keychain!.get(store.account + PENDING_SUFFIX),
+        store.timeoutMs,
+        'a read',
+      );
+      if (hex) return parseHexKey(hex, 'The pending key in the OS keychain');
+    } catch {
+      // Unavailable or damaged: the key file is still checked.
+    }
+  }
+  try {
+    return readKeyFile(store.keyFile + PENDING_SUFFIX);
+  } catch {
+    return null;
+  }
+}
+
+async function writeStored(
+  store: Store,
+  where: StoredSource,
+  name: 'current' | 'pending',
+  key: Buffer,
+): Promise<void> {
+  const hex = key.toString('hex');
+  const suffix = name === 'pending' ? PENDING_SUFFIX : '';
+  if (where === 'keychain') {
+    if (!store.keychain) throw new Error('the OS keychain is unavailable');
+    await withTimeout(
+      () => store.keychain!.set(store.account + suffix, hex),
+      store.timeoutMs,
+      'a write',
+    );
+    const back = await withTimeout(
+      () => store.keychain!.get(store.account + suffix),
+      store.timeoutMs,
+      'a read',
+    );
+    if (back !== hex) throw new Error('the OS keychain did not keep the key');
+  } else {
+    replaceFile(store.keyFile + suffix, hex + '\n');
+  }
+}
+
+async function clearPending(store: Store): Promise<void> {
+  if (store.keychain) {
+    try {
+      await withTimeout(
+        () => store.keychain!.delete(store.account + PENDING_SUFFIX),
+        store.timeoutMs,
+        'a delete',
+      );
+    } catch {
+      // Nothing pending there, or the keychain is gone: a stale entry is settled next start.
+    }
+  }
+  rmSync(store.keyFile + PENDING_SUFFIX, { force: true });
+}
+
+/**
+ * A rotation that stopped half-way left a pending key. Whichever of the two opens the
+ * database becomes (or stays) the current key; the other is dropped.
+ */
+async function settlePendingRotation(
+  store: Store,
+  dataDir: string,
+  found: { key: Buffer; source: StoredSource },
+  logger: Logger,
+): Promise<{ key: Buffer; source: StoredSource }> {
+  const pending = await readPending(store);
+  if (!pending) return found;
+  const dbPath = join(dataDir, DATABASE_FILE_NAME);
+  if (pending.equals(found.key) || keyOpensDatabase(dbPath, found.key) === true) {
+    await clearPending(store);
+    logger.info('dropped the pending key of an unfinished rekey (the database kept its key)');
+    return found;
+  }
+  if (keyOpensDatabase(dbPath, pending) === true) {
+    try {
+      await writeStored(store, found.source, 'current', pending);
+      await clearPending(store);
+    } catch (err) {
+      logger.warn('could not store the new key of an unfinished rekey; will retry', {
+        error: describe(err),
+      });
+    }
+    logger.info('finished an interrupted rekey', { keySource: found.source });
+    return { key: pending, source: found.source };
+  }
+  return found;
+}
+
+export interface RotateKeyOptions extends ResolveKeyOptions {
+  /** The database of `dataDir`, open with its current key. */
+  db: Db;
+}
+
+/**
+ * `cairn rekey`: re-encrypts the database with a new random key, kept where the current key
+ * is kept (keychain or key file), and returns its recovery key (the old one stops working).
+ * Refused when the key comes from CAIRN_DB_KEY (Cairn cannot change that variable).
+ */
+export async function rotateDatabaseKey(
+  options: RotateKeyOptions,
+): Promise<{ key: Buffer; source: StoredSource; recoveryKey: string }> {
+  const { dataDir, env, logger, db } = options;
+  if (options.dbKeyHex !== undefined || env.CAIRN_DB_KEY?.trim()) {
+    throw new CairnError(
+      ErrorCode.BadRequest,
+      'The database key comes from CAIRN_DB_KEY, which Cairn cannot change. Unset it to let Cairn keep the key (keychain or key file), or re-encrypt with a key of your own.',
+    );
+  }
+  const store = await openStore(options);
+  const current = await findStoredKey(store, logger);
+  if (!current) throw missingKeyError(dataDir, store);
+  const dbPath = join(dataDir, DATABASE_FILE_NAME);
+  if (keyOpensDatabase(dbPath, current.key) !== true) {
+    throw new CairnError(
+      ErrorCode.Conflict,
+      `The stored key does not open ${dbPath}; rekey refused so that no key is lost.`,
+      { status: 409 },
+    );
+  }
+  const key = randomBytes(32);
+  await writeStored(store, current.source, 'pending', key);
+  rekeyDatabase(db, key);
+  try {
+    await writeStored(store, current.source, 'current', key);
+    await clearPending(store);
+  } catch (err) {
+    // The new key is safe as the pending key: the next start promotes it.
+    logger.warn('the new key is kept as pending; it becomes current at the next start', {
+      error: describe(err),
+    });
+  }
+  logger.info('database re-encrypted with a new key', { keySource: current.source });
+  return { key, source: current.source, recoveryKey: formatRecoveryKey(key) };
 }
 
 /**

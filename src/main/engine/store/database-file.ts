@@ -508,14 +508,29 @@ export function openDataDirDatabase(options: OpenDataDirOptions): OpenedDatabase
 }
 
 /**
- * Re-encrypts the open database with `newKey` (PRAGMA rekey; for `cairn rekey`). The caller
- * must store the new key (keychain / key file) right after, and show its recovery key.
+ * Re-encrypts the open database with `newKey` (PRAGMA rekey). Use rotateDatabaseKey
+ * (secrets.ts) for `cairn rekey`: it keeps the new key safe before the database changes.
+ *
+ * In WAL mode, PRAGMA rekey re-encrypts pages into the WAL while page 1 of the main file
+ * still holds the old key: a crash before the next checkpoint leaves a database neither key
+ * reads in full (measured: the old key opened it with the WAL's rows gone). So the WAL is
+ * checkpointed and the rekey runs in rollback-journal mode, where it is one atomic
+ * transaction, then WAL mode is restored.
  */
 export function rekeyDatabase(db: Db, newKey: Buffer): void {
   if (newKey.length !== 32) {
     throw new CairnError(ErrorCode.InvalidKey, 'The new key must be 32 bytes.');
   }
-  db.pragma(`rekey = "x'${newKey.toString('hex')}'"`);
+  const mode = db.pragma('journal_mode', { simple: true }) as string;
+  if (mode === 'wal') {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('journal_mode = DELETE');
+  }
+  try {
+    db.pragma(`rekey = "x'${newKey.toString('hex')}'"`);
+  } finally {
+    if (mode === 'wal') db.pragma('journal_mode = WAL');
+  }
   // Prove the new key is in effect before the caller forgets the old one.
   db.prepare('SELECT count(*) FROM sqlite_master').get();
 }
