@@ -299,3 +299,22 @@ export function memoryPresence(
     pinned: row.pinned === 1,
   };
 }
+
+/**
+ * Plain BM25 over the unstemmed transcript mirror (no stemming, no re-ranking): the baseline
+ * the retrieval benchmark compares against.
+ */
+export function searchTranscriptPlainBm25(
+  db: Db,
+  q: { agentId: string; match: string; limit: number },
+): number[] {
+  return (
+    db
+      .prepare(
+        `SELECT t.id FROM transcript_fts CROSS JOIN transcript t ON t.id = transcript_fts.rowid
+         WHERE transcript_fts MATCH ? AND t.agent_id = ?
+         ORDER BY bm25(transcript_fts) LIMIT ?`,
+      )
+      .all(q.match, q.agentId, q.limit) as { id: number }[]
+  ).map((r) => r.id);
+}

@@ -1,0 +1,268 @@
+// Retrieval quality on LoCoMo (Maharana et al., ACL 2024), the way a user would feel it:
+// three long conversations are ingested through the real server (POST /memory/ingest, one
+// agent per conversation, speaker names kept in the text, session dates), then for each
+// question (category 5, adversarial, excluded):
+//   - POST /memory/search (transcript, top_k 10) → recall@5 / recall@10 of the evidence turns
+//     (share of a question's evidence turns found, averaged) and hit@10 (at least one found),
+//     plus the tokens the 10 results cost;
+//   - a real POST /v1/chat/completions with the agent header; the scripted upstream records
+//     what it was sent → is an evidence turn (or the answer) inside the injected block, and
+//     how many tokens the block used;
+// then ~20 unrelated prompts → how many got a memory block (target 0), and a plain BM25
+// baseline over the same turns (unstemmed FTS5, the question as an OR query) in the same run.
+// No neural model: embeddings are disabled.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEngine } from '../test/helpers/engine-harness.ts';
+import type { SearchResponse } from '../src/shared/api.ts';
+import { countTokens } from '../src/main/engine/memory/tokens.ts';
+import { buildMatchExpression, words } from '../src/main/engine/memory/text.ts';
+import { searchTranscriptPlainBm25 } from '../src/main/engine/store/search.ts';
+import { deleteConversation, listTranscript } from '../src/main/engine/store/transcript.ts';
+
+type Print = (line: string) => void;
+
+interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+interface Qa {
+  question: string;
+  answer?: string | number;
+  evidence: string[];
+  category: number;
+}
+interface Conversation {
+  sample_id: string;
+  qa: Qa[];
+  conversation: Record<string, unknown>;
+}
+
+export const UNRELATED_PROMPTS = [
+  'Write a haiku about autumn leaves',
+  'Explain how quicksort works',
+  'Translate "where is the train station" into German',
+  'What is 17 * 23?',
+  'Give me a recipe for banana bread',
+  'What is the capital of Australia?',
+  'Write a Python function that reverses a linked list',
+  'Summarize the plot of Hamlet in three sentences',
+  'How does photosynthesis work?',
+  'Tell me a joke about programmers',
+  'Convert 72 degrees Fahrenheit to Celsius',
+  'What is the difference between TCP and UDP?',
+  'Write a limerick about a cat',
+  'Solve for x: 3x + 7 = 22',
+  'Who painted the Mona Lisa?',
+  'Suggest a name for a coffee shop',
+  'Fix this code: for i in range(10) print(i)',
+  'What are the health benefits of green tea?',
+  'Explain the theory of relativity simply',
+  'How do I make pancakes fluffy?',
+];
+
+export function defaultLocomoPath(): string {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  return process.env.CAIRN_LOCOMO ?? join(here, '..', '..', 'shared', 'bench', 'locomo-dev.json');
+}
+
+function sessions(conv: Conversation): { n: number; date: string; turns: Turn[] }[] {
+  const out: { n: number; date: string; turns: Turn[] }[] = [];
+  for (let n = 1; Array.isArray(conv.conversation[`session_${n}`]); n++) {
+    out.push({
+      n,
+      date: String(conv.conversation[`session_${n}_date_time`] ?? ''),
+      turns: conv.conversation[`session_${n}`] as Turn[],
+    });
+  }
+  return out;
+}
+
+/** A turn as a chat client that keeps speaker names would send it. */
+function turnText(t: Turn): string {
+  return t.blip_caption
+    ? `${t.speaker}: ${t.text} [shares an image: ${t.blip_caption}]`
+    : `${t.speaker}: ${t.text}`;
+}
+
+const norm = (s: string) => s.replace(/\s+/gu, ' ').trim().toLowerCase();
+
+export async function runLocomoBench(
+  print: Print,
+  path: string = defaultLocomoPath(),
+): Promise<void> {
+  const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
+  const h = await startEngine({ config: { embedder: { backend: 'none' } } });
+  h.upstream.setDefault(() => ({ kind: 'chat', content: 'ok' }));
+  const t0 = performance.now();
+  let questions = 0;
+  let r5 = 0;
+  let r10 = 0;
+  let hit10 = 0;
+  let baseR10 = 0;
+  let baseHit10 = 0;
+  let resultTokens = 0;
+  let inBlock = 0;
+  let injected = 0;
+  let blockTokens = 0;
+  const perConv: string[] = [];
+  try {
+    for (const conv of data) {
+      const agent = `locomo-${conv.sample_id}`;
+      const idOf = new Map<string, number>();
+      const textOf = new Map<string, string>();
+      for (const s of sessions(conv)) {
+        const conversationId = `${conv.sample_id}-session-${s.n}`;
+        const pairs: { user: string; assistant: string }[] = [];
+        for (let i = 0; i < s.turns.length; i += 2) {
+          const a = s.turns[i] as Turn;
+          const b = s.turns[i + 1];
+          pairs.push({ user: turnText(a), assistant: b ? turnText(b) : '' });
+        }
+        const res = await h.api('POST', '/memory/ingest', {
+          agent_id: agent,
+          conversation_id: conversationId,
+          session_date: s.date,
+          skip_extraction: true,
+          turns: pairs,
+        });
+        if (res.status !== 200) throw new Error(`ingest failed: ${JSON.stringify(res.body)}`);
+        // Rows are stored in turn order: map dia_id → transcript row id.
+        const rows = listTranscript(h.services.db, {
+          agentId: agent,
+          conversationId,
+          limit: 1000,
+          offset: 0,
+          order: 'asc',
+        }).items;
+        s.turns.forEach((t, i) => {
+          const row = rows[i];
+          if (row && row.content === turnText(t)) {
+            idOf.set(t.dia_id, row.id);
+            textOf.set(t.dia_id, row.content);
+          }
+        });
+      }
+
+      let cq = 0;
+      let cr10 = 0;
+      let cBlock = 0;
+      for (const [qi, qa] of conv.qa.entries()) {
+        if (qa.category === 5) continue;
+        const evidence = qa.evidence.map((e) => idOf.get(e)).filter((x): x is number => !!x);
+        if (evidence.length === 0) continue;
+        questions++;
+        cq++;
+        const res = await h.api<SearchResponse>('POST', '/memory/search', {
+          agent_id: agent,
+          scope: 'transcript',
+          query: qa.question,
+          top_k: 10,
+        });
+        if (res.status !== 200) throw new Error(`search failed: ${JSON.stringify(res.body)}`);
+        const ids = res.body.results.map((r) => r.id);
+        const found = (k: number) => evidence.filter((e) => ids.slice(0, k).includes(e)).length;
+        r5 += found(5) / evidence.length;
+        r10 += found(10) / evidence.length;
+        cr10 += found(10) / evidence.length;
+        if (found(10) > 0) hit10++;
+        resultTokens += countTokens(res.body.results.map((r) => r.content).join('\n'));
+
+        const match = buildMatchExpression([...new Set(words(qa.question))]);
+        const base =
+          match === null
+            ? []
+            : searchTranscriptPlainBm25(h.services.db, { agentId: agent, match, limit: 10 });
+        const baseFound = evidence.filter((e) => base.includes(e)).length;
+        baseR10 += baseFound / evidence.length;
+        if (baseFound > 0) baseHit10++;
+
+        // The same question through the proxy; the recorded turn is removed afterwards so
+        // that questions never find each other.
+        const conversationId = `bench-question-${qi}`;
+        const block = await proxiedBlock(h, agent, conversationId, qa.question);
+        await h.idle();
+        deleteConversation(h.services.db, agent, conversationId);
+        if (block !== '') {
+          injected++;
+          blockTokens += countTokens(block);
+          const b = norm(block);
+          const evidenceTexts = qa.evidence.map((e) => textOf.get(e)).filter((x) => !!x);
+          const answer = qa.answer === undefined ? '' : norm(String(qa.answer));
+          if (
+            evidenceTexts.some((t) => b.includes(norm(t as string))) ||
+            (answer !== '' && b.includes(answer))
+          ) {
+            inBlock++;
+            cBlock++;
+          }
+        }
+      }
+      perConv.push(
+        `${conv.sample_id}: ${cq} questions, recall@10 ${(cr10 / cq).toFixed(3)}, evidence in block ${(cBlock / cq).toFixed(3)}`,
+      );
+    }
+
+    let unrelatedInjected = 0;
+    for (const [i, prompt] of UNRELATED_PROMPTS.entries()) {
+      const agent = `locomo-${data[i % data.length]?.sample_id}`;
+      const conversationId = `bench-unrelated-${i}`;
+      if ((await proxiedBlock(h, agent, conversationId, prompt)) !== '') unrelatedInjected++;
+      await h.idle();
+      deleteConversation(h.services.db, agent, conversationId);
+    }
+
+    const f = (x: number) => (x / questions).toFixed(3);
+    print(
+      `LoCoMo retrieval (${data.length} conversations, ${questions} questions, no neural model)`,
+    );
+    for (const line of perConv) print(`  ${line}`);
+    print(
+      `  /memory/search transcript: recall@5 ${f(r5)}  recall@10 ${f(r10)}  hit@10 ${f(hit10)}  (target recall@10 >= 0.70)`,
+    );
+    print(`  plain BM25 baseline:       recall@10 ${f(baseR10)}  hit@10 ${f(baseHit10)}`);
+    print(`  tokens of the 10 results:  ${(resultTokens / questions).toFixed(0)} on average`);
+    print(
+      `  proxy: evidence in injected block ${f(inBlock)} (target >= 0.60), injected for ${injected}/${questions} questions, ` +
+        `${injected ? (blockTokens / injected).toFixed(0) : 0} block tokens on average`,
+    );
+    print(
+      `  unrelated prompts with memory injected: ${unrelatedInjected}/${UNRELATED_PROMPTS.length} (target 0)`,
+    );
+    print(`  took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  } finally {
+    await h.stop();
+  }
+}
+
+/** Sends one user message through the proxy and returns the memory block it was given. */
+async function proxiedBlock(
+  h: Awaited<ReturnType<typeof startEngine>>,
+  agent: string,
+  conversationId: string,
+  message: string,
+): Promise<string> {
+  const before = h.upstream.chatRequests().length;
+  const res = await fetch(`${h.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${h.token}`,
+      'content-type': 'application/json',
+      'x-osaurus-agent-id': agent,
+      'x-osaurus-conversation-id': conversationId,
+    },
+    body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: message }] }),
+  });
+  await res.text();
+  if (res.status !== 200) throw new Error(`chat failed with ${res.status}`);
+  const sent = h.upstream.chatRequests()[before]?.body as
+    { messages: { role: string; content: string }[] } | undefined;
+  const content = sent?.messages.at(-1)?.content ?? '';
+  const end = content.indexOf('[/Memory]');
+  return content.startsWith('[Memory]') && end !== -1
+    ? content.slice(0, end + '[/Memory]'.length)
+    : '';
+}
