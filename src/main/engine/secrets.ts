@@ -254,6 +254,24 @@ function ensureDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 }
 
+/** link(from, to) without replacing `to`; always removes `from`. */
+function tryLink(from: string, to: string): 'linked' | 'exists' | 'unsupported' {
+  try {
+    linkSync(from, to);
+    return 'linked';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return 'exists';
+    // FAT/exFAT and some network file systems have no hard links.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EXDEV') {
+      return 'unsupported';
+    }
+    throw err;
+  } finally {
+    unlinkSync(from);
+  }
+}
+
 /**
  * Writes `content` to `path` only if `path` does not exist, atomically: a temp file (O_EXCL,
  * mode 0600, fsynced) is hard-linked into place (link never replaces an existing file), so a
@@ -268,15 +286,24 @@ function createFileExclusive(path: string, content: string): boolean {
   } finally {
     closeSync(fd);
   }
+  const linked = tryLink(tmp, path);
+  if (linked !== 'unsupported') return linked === 'linked';
+  // Still exclusive (O_EXCL), though a crash mid-write could leave a short file, which
+  // readKeyFile refuses with a clear error rather than using.
+  let fd2: number;
   try {
-    linkSync(tmp, path);
-    return true;
+    fd2 = openSync(path, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o600);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
-  } finally {
-    unlinkSync(tmp);
   }
+  try {
+    writeSync(fd2, content);
+    fsyncSync(fd2);
+  } finally {
+    closeSync(fd2);
+  }
+  return true;
 }
 
 /** Replaces `path` atomically (temp file + rename); used when a recovery key is re-stored. */
