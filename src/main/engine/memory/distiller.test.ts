@@ -222,6 +222,13 @@ describe('distiller', () => {
     expect(episodes()).toHaveLength(0);
     await distiller.distilNow('a', 'c1');
     expect(episodes()).toHaveLength(1);
+    // switching extraction back on distils what waited meanwhile
+    turn('a', 'c2', 'I love tea.');
+    distiller.notifyTurn('a', 'c2');
+    await sleep(80);
+    expect(episodes()).toHaveLength(1);
+    settings.update({ extractionMode: 'sessionEnd' });
+    await until(() => episodes().length === 2);
   });
 
   it('flush() processes pending conversations within the time given', async () => {

@@ -352,6 +352,12 @@ export function createDistiller(
     }
   }
 
+  // Switching extraction back on (manual → sessionEnd) distils what waited meanwhile.
+  const unsubscribe = settings.onChange((next, prev) => {
+    if (stopped || prev.extractionMode !== 'manual' || next.extractionMode === 'manual') return;
+    for (const p of listPendingConversations(db)) arm(p.agent_id, p.conversation_id, debounceMs());
+  });
+
   const service = {
     notifyTurn(agentId: string, conversationId: string): void {
       if (stopped) return;
@@ -392,6 +398,7 @@ export function createDistiller(
       for (const t of armed) clearTimeout(t.timer);
       timers.clear();
       stopped = true;
+      unsubscribe();
       const abortTimer = setTimeout(() => shutdown.abort(), timeoutMs);
       abortTimer.unref();
       try {
@@ -419,6 +426,7 @@ export function createDistiller(
 
     stop(): void {
       stopped = true;
+      unsubscribe();
       for (const t of timers.values()) clearTimeout(t.timer);
       timers.clear();
     },

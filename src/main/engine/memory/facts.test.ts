@@ -4,7 +4,7 @@ import type { Digest } from '../../../shared/digest.ts';
 import { getIdentity } from '../store/identity.ts';
 import { listEpisodes } from '../store/episodes.ts';
 import { listPinned } from '../store/pinned.ts';
-import { jaccard, storeDigest, wordSet } from './facts.ts';
+import { identityKey, jaccard, storeDigest, wordSet } from './facts.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -134,5 +134,43 @@ describe('storeDigest', () => {
     expect(r2.episodeId).toBe(r1.episodeId);
     expect(listEpisodes(d, { agentId: 'a', limit: 10, offset: 0 }).total).toBe(1);
     expect(facts(d).every((f) => f.source_episode_id === r1.episodeId)).toBe(true);
+  });
+});
+
+describe('identityKey', () => {
+  it.each([
+    ['User lives in Berlin', 'user|location'],
+    ['User moved to Paris', 'user|location'],
+    ["User's name is Ada", 'user|name is'],
+    ['User works at Acme', 'user|employer'],
+    ['User works as a nurse', 'user|job'],
+    ['User is a vegetarian', null],
+    ['Caroline is 34 years old', 'caroline|age'],
+    ['User likes tea', null],
+  ])('%j → %j', (fact, key) => {
+    expect(identityKey(fact)).toBe(key);
+  });
+
+  it('does not count a re-distilled conversation as a new source', async () => {
+    const d = db();
+    const r1 = await storeDigest({
+      db: d,
+      agentId: 'a',
+      conversationId: 'c',
+      conversationAt: 1,
+      digest: digest(['User likes jazz']),
+      now: 1,
+    });
+    const r2 = await storeDigest({
+      db: d,
+      agentId: 'a',
+      conversationId: 'c',
+      conversationAt: 1,
+      digest: digest(['User likes jazz', 'User plays piano']),
+      now: 2,
+    });
+    expect(r2.factsBumped).toEqual([]);
+    expect(r2.factsAdded).toHaveLength(1);
+    expect(facts(d).find((f) => f.id === r1.factsAdded[0])!.source_count).toBe(1);
   });
 });

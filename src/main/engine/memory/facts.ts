@@ -50,6 +50,26 @@ export function stripDigest(d: Digest): Digest {
   };
 }
 
+/**
+ * Identity facts that state the same attribute ("User lives in Berlin" / "User lives in
+ * Paris") share a key, so a newer statement replaces the older override instead of both
+ * being injected forever. Null when the fact has no recognisable attribute.
+ */
+export function identityKey(fact: string): string | null {
+  const m =
+    /^(.{1,60}?)\s+(name is|pronouns are|works at|works for|works as|lives in|is from|moved to|is based in|is \d{1,3} years old)\b/i.exec(
+      fact.trim(),
+    );
+  if (!m) return null;
+  const subject = m[1]!.toLowerCase().replace(/['’]s$/, '');
+  let predicate = m[2]!.toLowerCase();
+  if (/years old/.test(predicate)) predicate = 'age';
+  else if (/lives in|moved to|is based in/.test(predicate)) predicate = 'location';
+  else if (/works (?:at|for)/.test(predicate)) predicate = 'employer';
+  else if (/works as/.test(predicate)) predicate = 'job';
+  return `${subject}|${predicate}`;
+}
+
 export interface StoreDigestInput {
   db: Db;
   agentId: string;
@@ -122,6 +142,7 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
     const existing = listFactTexts(db, agentId).map((f) => ({
       id: f.id,
       words: wordSet(f.content),
+      episode: f.source_episode_id,
     }));
     const existingIds = new Set(existing.map((f) => f.id));
     const factsAdded: number[] = [];
@@ -140,8 +161,11 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
       const cos = cosine[i];
       if (dup === null && cos != null && existingIds.has(cos)) dup = cos;
       if (dup !== null) {
-        // A candidate repeating one added moments ago by this same digest is just dropped.
-        if (!factsAdded.includes(dup) && !factsBumped.includes(dup)) {
+        // A repeat within this digest, or of a fact this same conversation already gave when
+        // it was distilled before (more turns arrived), is not a new source.
+        const sameSource =
+          episodeId !== null && existing.find((f) => f.id === dup)?.episode === episodeId;
+        if (!sameSource && !factsAdded.includes(dup) && !factsBumped.includes(dup)) {
           bumpPinnedSource(db, agentId, dup, REPEAT_SALIENCE_BUMP, now);
           factsBumped.push(dup);
         }
@@ -161,9 +185,15 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
       );
       factsAdded.push(id);
       addedText.set(id, c.content);
-      existing.push({ id, words });
+      existing.push({ id, words, episode: episodeId });
     });
-    const identityAdded = appendIdentityOverrides(db, agentId, digest.identity_facts, now);
+    const identityAdded = appendIdentityOverrides(
+      db,
+      agentId,
+      digest.identity_facts,
+      now,
+      identityKey,
+    );
     return { episodeId, factsAdded, factsBumped, identityAdded };
   })();
 

@@ -37,3 +37,13 @@ describe('identity repository', () => {
     expect(getIdentity(d, 'b').overrides).toEqual([]);
   });
 });
+
+describe('identity overrides with keys', () => {
+  it('replaces an override that states the same attribute', () => {
+    const d = db();
+    const keyOf = (s: string) => (/lives in/.test(s) ? 'location' : null);
+    appendIdentityOverrides(d, 'a', ['User lives in Berlin', 'User likes tea'], 1, keyOf);
+    expect(appendIdentityOverrides(d, 'a', ['User lives in Paris'], 2, keyOf)).toBe(1);
+    expect(getIdentity(d, 'a').overrides).toEqual(['User lives in Paris', 'User likes tea']);
+  });
+});

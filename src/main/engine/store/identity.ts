@@ -68,25 +68,33 @@ function normalise(s: string): string {
 
 /**
  * Appends identity facts to the agent's overrides, skipping ones already present (compared
- * case- and punctuation-insensitively). Returns how many were added.
+ * case- and punctuation-insensitively). With `keyOf`, a fact whose key matches an existing
+ * override's key replaces it in place (a newer "lives in" replaces the older one). Returns
+ * how many overrides were added or replaced.
  */
 export function appendIdentityOverrides(
   db: Db,
   agentId: string,
   facts: string[],
   now: number,
+  keyOf?: (fact: string) => string | null,
 ): number {
   const current = getIdentity(db, agentId);
-  const seen = new Set(current.overrides.map(normalise));
-  const added: string[] = [];
+  const overrides = [...current.overrides];
+  const seen = new Set(overrides.map(normalise));
+  let changed = 0;
   for (const f of facts) {
     const text = f.trim();
-    const key = normalise(text);
-    if (!key || seen.has(key)) continue;
-    seen.add(key);
-    added.push(text);
+    const norm = normalise(text);
+    if (!norm || seen.has(norm)) continue;
+    seen.add(norm);
+    const key = keyOf?.(text) ?? null;
+    const at = key === null ? -1 : overrides.findIndex((o) => keyOf?.(o) === key);
+    if (at >= 0) overrides[at] = text;
+    else overrides.push(text);
+    changed++;
   }
-  if (added.length === 0) return 0;
-  putIdentity(db, agentId, { overrides: [...current.overrides, ...added] }, now);
-  return added.length;
+  if (changed === 0) return 0;
+  putIdentity(db, agentId, { overrides }, now);
+  return changed;
 }

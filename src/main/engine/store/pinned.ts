@@ -71,10 +71,15 @@ export function getPinned(db: Db, agentId: string, id: number): PinnedRecord | n
 export function listFactTexts(
   db: Db,
   agentId: string,
-): { id: number; content: string; status: string }[] {
+): { id: number; content: string; status: string; source_episode_id: number | null }[] {
   return db
-    .prepare('SELECT id, content, status FROM pinned_facts WHERE agent_id = ?')
-    .all(agentId) as { id: number; content: string; status: string }[];
+    .prepare('SELECT id, content, status, source_episode_id FROM pinned_facts WHERE agent_id = ?')
+    .all(agentId) as {
+    id: number;
+    content: string;
+    status: string;
+    source_episode_id: number | null;
+  }[];
 }
 
 /** A duplicate was seen again: one more source, a little more salience (capped at 1). */
