@@ -29,6 +29,7 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 interface ChildReport {
   runs: { source: string; keyHash: string; recoveryKeyShown: boolean; keyFileAfter: boolean }[];
+  error: { code: string; message: string } | null;
   ms: number;
 }
 
@@ -50,8 +51,15 @@ import { silentLogger } from ${JSON.stringify(loggerUrl)};
 const [dataDir, runs] = process.argv.slice(2);
 const t0 = Date.now();
 const out = [];
+let error = null;
 for (let i = 0; i < Number(runs); i++) {
-  const r = await resolveDatabaseKey({ dataDir, env: process.env, useKeychain: true, logger: silentLogger, keychainTimeoutMs: 5000 });
+  let r;
+  try {
+    r = await resolveDatabaseKey({ dataDir, env: process.env, useKeychain: true, logger: silentLogger, keychainTimeoutMs: 5000 });
+  } catch (err) {
+    error = { code: err.code, message: err.message };
+    break;
+  }
   if (i === 0) openDataDirDatabase({ dataDir, key: r.key, logger: silentLogger }).db.close();
   out.push({
     source: r.source,
@@ -60,7 +68,7 @@ for (let i = 0; i < Number(runs); i++) {
     keyFileAfter: existsSync(join(dataDir, 'db.key')),
   });
 }
-console.log(JSON.stringify({ runs: out, ms: Date.now() - t0 }));
+console.log(JSON.stringify({ runs: out, error, ms: Date.now() - t0 }));
 `,
   );
   return script;
@@ -103,14 +111,24 @@ function parseReport(res: ReturnType<typeof spawnSync>): ChildReport {
  * `echo -n "" | gnome-keyring-daemon --unlock`, creates no login collection in GNOME Keyring
  * 42, so every write would fail with "no result found".)
  */
-function runInKeyringSession(script: string, dataDir: string, runs: number, home: string) {
+function runInKeyringSession(
+  script: string,
+  dataDir: string,
+  runs: number,
+  home: string,
+  keyring: 'unlocked' | 'locked' = 'unlocked',
+) {
+  const daemon =
+    keyring === 'unlocked'
+      ? 'printf %s "cairn-test-keyring" | gnome-keyring-daemon --unlock --components=secrets >/dev/null'
+      : 'gnome-keyring-daemon --start --components=secrets >/dev/null 2>&1';
   return spawnSync(
     'dbus-run-session',
     [
       '--',
       'sh',
       '-c',
-      'printf %s "cairn-test-keyring" | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$0" "$@"',
+      `${daemon} && exec "$0" "$@"`,
       process.execPath,
       '--disable-warning=ExperimentalWarning',
       script,
@@ -155,6 +173,15 @@ describe('database key in the OS keychain', () => {
         keyFileAfter: false,
         keyHash: first.runs[0]!.keyHash,
       });
+
+      // The keyring locked and nobody to unlock it (no display for the prompt): Cairn must not
+      // make a new key over the existing database, nor hang. It says what to do instead.
+      const locked = parseReport(runInKeyringSession(script, dataDir, 1, home, 'locked'));
+      expect(locked.runs).toEqual([]);
+      expect(locked.error?.code).toBe('key_not_found');
+      expect(locked.error?.message).toMatch(/keychain is unavailable.*CAIRN_RECOVERY_KEY/s);
+      expect(locked.ms).toBeLessThan(6000);
+      expect(existsSync(join(dataDir, 'db.key'))).toBe(false);
     },
   );
 
