@@ -138,7 +138,7 @@ const DEICTIC =
   /^(?:that|this|it|those|these|them|you|your|yours|how|what|when|where|the way|doing that|so much|to hear|hearing)\b/i;
 
 const CLAUSE_END =
-  /\s*(?:[;:!?—–]|\s-\s|,\s*(?:but|because|since|so|and then|which|although|though|while|as well|especially)\b|\s(?:but|because|'cause|cause|cuz|since|although|though|whereas)\s|,?\s(?:and|so|or) (?:i|we|my|they|he|she|it)\s|\.(?:\s|$))/i;
+  /\s*(?:[;:!?—–]|\s-\s|(?<=\p{L})-\s|,\s*(?:it|it's|that's|this|they|he|she|i|which|who)\s|,\s*(?:but|because|since|so|and then|which|although|though|while|as well|especially)\b|\s(?:but|because|'cause|cause|cuz|since|although|though|whereas)\s|,?\s(?:and|so|or) (?:i|we|my|they|he|she|it)\s|\.(?:\s|$))/iu;
 
 /** The object of a statement: up to the end of its clause, trimmed, at most ~120 chars. */
 function clauseObject(rest: string): string | null {
@@ -213,6 +213,21 @@ const FAMILY =
 const NUMBER_WORDS = '(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\\d+)';
 
 type Rule = (s: string, subject: string) => ExtractedFact | null;
+
+/** Verbs and words that say nothing on their own ("keep going", "make it happen"). */
+const VAGUE = new Set(
+  (
+    'keep make stay try go going get take be do help pass continue believe chase reach see ' +
+    'happen work working thing things stuff it this that them these those there up on out ' +
+    'going doing more better best good great way ways lot bit hard harder positive upbeat ' +
+    'dream dreams goal goals never quit matter whatever comes savor vibes enjoy'
+  ).split(' '),
+);
+
+/** At least two words that carry meaning: a plan or habit worth remembering. */
+function isSpecific(obj: string): boolean {
+  return words(obj).filter((w) => !STOPWORDS.has(w) && !VAGUE.has(w) && w.length > 2).length >= 2;
+}
 
 const possessive = (subject: string) => `${subject}'s`;
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -441,25 +456,33 @@ const rules: Rule[] = [
   },
   // plans and goals
   (s, subj) => {
+    const going = /\bi am going to ((?:a|an|the|my|our|see|visit)\b.+)/i.exec(s);
+    if (going) {
+      // "I'm going to a conference" is an outing, not an intention to do something.
+      const obj = clauseObject(going[1]!);
+      if (!obj || !/^(?:a|an|the|my|our)\b/i.test(obj) || !isSpecific(obj)) return null;
+      const text = `${subj} is going to ${thirdPerson(obj)}`;
+      return { kind: 'plan', content: text, salience: 0.6, identity: false, actionItem: text };
+    }
     const m =
-      /\bi(?:['’]m| am) (?:planning|going|hoping|aiming|about|trying) to (.+)/i.exec(s) ??
+      /\bi am (?:planning|going|hoping|aiming|about|trying) to (.+)/i.exec(s) ??
       /\bi (?:plan|intend|hope|want|need|aim) to (.+)/i.exec(s) ??
       /\bi am (?:currently |now )?((?:starting|learning|studying|training for|building|writing|working on|saving for|preparing for) .+)/i.exec(
         s,
       ) ??
       /\bmy (?:goal|plan|dream) is to (.+)/i.exec(s) ??
-      /\bi(?:['’]m| am) gonna (.+)/i.exec(s);
+      /\bi am gonna (.+)/i.exec(s);
     if (!m) return null;
     const obj = clauseObject(m[1]!);
-    if (!obj || DEICTIC.test(obj) || obj.split(' ').length < 2) return null;
+    if (!obj || DEICTIC.test(obj) || !isSpecific(obj)) return null;
     const ongoing =
       /^(?:starting|learning|studying|training|building|writing|working|saving|preparing)\b/i.test(
         obj,
       );
+    if (ongoing && /^\S+ to\b/.test(obj)) return null; // "starting to realize"
     const text = ongoing
       ? `${subj} is ${thirdPerson(obj)}`
       : `${subj} plans to ${thirdPerson(obj)}`;
-    if (ongoing && /^\S+ to\b/.test(obj)) return null; // "starting to realize"
     return {
       kind: 'plan',
       content: text,
