@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -438,5 +446,21 @@ describe('rotateDatabaseKey (cairn rekey)', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('recovery key without a database to prove the stored key stale', () => {
+  it('keeps the replaced key aside instead of losing it', async () => {
+    const dataDir = dir();
+    const old = await resolveDatabaseKey(opts(dataDir, { useKeychain: false }));
+    const other = randomBytes(32);
+    const r = await resolveDatabaseKey(
+      opts(dataDir, { useKeychain: false, env: { CAIRN_RECOVERY_KEY: formatRecoveryKey(other) } }),
+    );
+    expect(r.key.equals(other)).toBe(true);
+    const kept = readdirSync(dataDir).filter((f) => f.startsWith('db.key.replaced-'));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(dataDir, kept[0]!), 'utf8').trim()).toBe(old.key.toString('hex'));
+    expect(statSync(join(dataDir, kept[0]!)).mode & 0o777).toBe(0o600);
   });
 });

@@ -489,6 +489,31 @@ function missingKeyError(dataDir: string, store: Store): CairnError {
   );
 }
 
+/** Keeps a key that is about to be replaced under `<name>.replaced-<timestamp>`. */
+async function keepReplacedKey(
+  store: Store,
+  old: { key: Buffer; source: 'keychain' | 'keyfile' },
+  logger: Logger,
+): Promise<void> {
+  const suffix = `.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  const hex = old.key.toString('hex');
+  if (old.source === 'keychain' && store.keychain) {
+    try {
+      await withTimeout(
+        () => store.keychain!.set(store.account + suffix, hex),
+        store.timeoutMs,
+        'a write',
+      );
+      logger.warn('the previous key was kept in the keychain', { entry: store.account + suffix });
+      return;
+    } catch {
+      // Fall through to a file: losing the old key is worse than keeping it in a 0600 file.
+    }
+  }
+  createFileExclusive(store.keyFile + suffix, hex + '\n');
+  logger.warn('the previous key was kept in a key file', { file: store.keyFile + suffix });
+}
+
 /** Looks the key up without generating one. */
 async function findStoredKey(
   store: Store,
@@ -534,7 +559,8 @@ export async function resolveDatabaseKey(options: ResolveKeyOptions): Promise<Re
   if (recoveryText) {
     const key = parseRecoveryKey(recoveryText);
     const dbPath = join(dataDir, DATABASE_FILE_NAME);
-    if (keyOpensDatabase(dbPath, key) === false) {
+    const opens = keyOpensDatabase(dbPath, key);
+    if (opens === false) {
       throw new CairnError(
         ErrorCode.WrongKey,
         `CAIRN_RECOVERY_KEY does not open the database in ${dataDir}: it belongs to another database. The database was left untouched.`,
@@ -544,7 +570,10 @@ export async function resolveDatabaseKey(options: ResolveKeyOptions): Promise<Re
     const existing = await findStoredKey(store, logger).catch(() => null);
     if (!existing || !existing.key.equals(key)) {
       // The recovery key opens this database (or there is none yet), so whatever is stored
-      // for this folder is stale: replace it so the next start needs no recovery key.
+      // for this folder is stale: replace it so the next start needs no recovery key. Unless
+      // the database proved it stale, the old key is kept aside (it may open a quarantined
+      // or backed-up file).
+      if (existing && opens !== true) await keepReplacedKey(store, existing, logger);
       const kept = await storeKey(store, key, logger, 'replace');
       logger.info('recovery key accepted; key stored again', { keySource: 'recovery', kept });
     }
