@@ -1,0 +1,105 @@
+// storeDigest with the real vector service (tiny embedding model fixture): new episodes and
+// facts are embedded into the encrypted database and searchable by vector at once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureTinyModel, TINY_MODEL_ID } from '../../../../test/fixtures/tiny-model.ts';
+import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { silentLogger } from '../logger.ts';
+import { countVectors } from '../store/vectors.ts';
+import { deletePinned } from '../store/pinned.ts';
+import { createEmbedder, type Embedder } from '../vector/embedder.ts';
+import { createVectorIndex } from '../vector/vector-index.ts';
+import { createVectorService } from '../vector/vector-service.ts';
+import { storeDigest } from './facts.ts';
+
+let embedder: Embedder;
+let tmp: string;
+beforeAll(async () => {
+  const modelRoot = await ensureTinyModel();
+  tmp = mkdtempSync(join(tmpdir(), 'cairn-facts-vec-'));
+  embedder = createEmbedder({
+    backend: 'transformers',
+    modelId: TINY_MODEL_ID,
+    cacheDir: join(tmp, 'models'),
+    localModelPath: modelRoot,
+    allowRemoteModels: false,
+    logger: silentLogger,
+  });
+  await embedder.start();
+});
+afterAll(async () => {
+  await embedder.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('storeDigest with vectors', () => {
+  it('embeds the new episode and facts, and forgetting removes their vectors', async () => {
+    const t = tempDatabase();
+    try {
+      const vectors = createVectorService({
+        db: t.db,
+        embedder,
+        index: createVectorIndex(),
+        logger: silentLogger,
+      });
+      expect(vectors.isReady()).toBe(true);
+      const r = await storeDigest({
+        db: t.db,
+        agentId: 'a',
+        conversationId: 'c',
+        conversationAt: 1,
+        now: 1,
+        vectors,
+        digest: {
+          episode: {
+            summary: 'Ada talked about jazz concerts in Lisbon.',
+            topics: ['music'],
+            entities: ['Lisbon'],
+            decisions: [],
+            action_items: [],
+            salience: 0.6,
+          },
+          pinned_candidates: [
+            { content: 'User loves jazz concerts', salience: 0.7, tags: [] },
+            { content: 'User lives in Lisbon', salience: 0.8, tags: [] },
+          ],
+          identity_facts: [],
+        },
+      });
+      expect(r.factsAdded).toHaveLength(2);
+      expect(countVectors(t.db, { agentId: 'a', kind: 'pinned' })).toBe(2);
+      expect(countVectors(t.db, { agentId: 'a', kind: 'episode' })).toBe(1);
+      const hits = await vectors.search('a', 'pinned', 'jazz concerts', 1);
+      expect(hits[0]?.id).toBe(r.factsAdded[0]);
+      // a near-identical restatement is recognised as the same fact
+      const again = await storeDigest({
+        db: t.db,
+        agentId: 'a',
+        conversationId: 'c2',
+        conversationAt: 2,
+        now: 2,
+        vectors,
+        digest: {
+          episode: {
+            summary: 'More jazz.',
+            topics: [],
+            entities: [],
+            decisions: [],
+            action_items: [],
+            salience: 0.5,
+          },
+          pinned_candidates: [{ content: 'User loves jazz concerts!', salience: 0.7, tags: [] }],
+          identity_facts: [],
+        },
+      });
+      expect(again.factsBumped).toEqual([r.factsAdded[0]]);
+      deletePinned(t.db, 'a', r.factsAdded[0]!);
+      vectors.remove('pinned', r.factsAdded[0]!);
+      expect(countVectors(t.db, { agentId: 'a', kind: 'pinned' })).toBe(1);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
