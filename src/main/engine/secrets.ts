@@ -46,7 +46,12 @@ export const KEY_FILE_NAME = 'db.key';
 export const PENDING_SUFFIX = '.next';
 /** A random id kept in the data folder; names the keychain entry of this folder's key. */
 export const KEYCHAIN_ID_FILE_NAME = 'keychain-id';
-const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3000;
+/**
+ * A missing Secret Service (no session bus, no display for an unlock prompt) fails within
+ * milliseconds; this only bounds a keychain that never answers. It is long enough for a
+ * person to type the keyring password into an unlock prompt on a desktop.
+ */
+const DEFAULT_KEYCHAIN_TIMEOUT_MS = 10_000;
 
 /**
  * Access to a credential store. The OS keychain is the real one (createOsKeychain); tests
