@@ -1,0 +1,299 @@
+// End to end: the real headless server serves the built UI; Debian's Chromium drives it.
+// A conversation sent through the proxy with the official openai client shows up in the
+// UI; the user edits a fact, forgets another (gone from search and from the next injected
+// block), changes the budget (persists across a restart on the same data), runs
+// consolidation and sees the report. Screenshots of every page go to
+// test-results/screenshots/ at 100% and 200% zoom, light and dark.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import OpenAI from 'openai';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startEngine, type EngineHarness } from '../helpers/engine-harness.ts';
+import { startScriptedUpstream, type ScriptedUpstream } from '../helpers/scripted-upstream.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+const webDir = join(root, 'out', 'renderer-web');
+const shotDir = join(root, 'test-results', 'screenshots');
+const AGENT = 'e2e-agent';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let upstream: ScriptedUpstream;
+let h: EngineHarness;
+let dataDir: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+interface PinnedDto {
+  id: number;
+  content: string;
+}
+
+function ensureWebBuild(): void {
+  if (existsSync(join(webDir, 'index.html'))) return;
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'vite.web.config.ts',
+    ],
+    { cwd: root, stdio: 'pipe', timeout: 120_000 },
+  );
+}
+
+async function start(previous?: EngineHarness): Promise<EngineHarness> {
+  return startEngine({
+    dataDir,
+    upstream,
+    dbKey: previous?.dbKey,
+    token: previous?.token,
+    config: { staticUiDir: webDir },
+  });
+}
+
+async function signIn(p: Page, harness: EngineHarness): Promise<void> {
+  await p.goto(`${harness.url}/`);
+  p.setDefaultTimeout(10_000);
+  await p.getByLabel('Access token', { exact: true }).fill(harness.token);
+  await p.getByRole('button', { name: 'Connect' }).click();
+  await p.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+}
+
+async function go(p: Page, name: string): Promise<void> {
+  await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+  await p.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+async function shot(p: Page, name: string): Promise<void> {
+  await p.screenshot({ path: join(shotDir, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  ensureWebBuild();
+  mkdirSync(shotDir, { recursive: true });
+  dataDir = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
+  upstream = await startScriptedUpstream();
+  h = await start();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.stop();
+  await upstream?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+vi.setConfig({ testTimeout: 60_000 });
+
+describe('Cairn UI end to end', () => {
+  it('serves the UI with a strict CSP and asks for the token once', async () => {
+    const res = await fetch(`${h.url}/`);
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await signIn(page, h);
+    await expect.poll(() => page.getByText('Running').count()).toBeGreaterThan(0);
+    await page.reload();
+    // The token is remembered: no prompt after a reload.
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    expect(errors, errors.join('\n')).toEqual([]);
+  });
+
+  it('shows a conversation sent through the proxy', async () => {
+    upstream.enqueue({ kind: 'chat', content: 'Nice to meet you, Ada! Lisbon is lovely.' });
+    const client = new OpenAI({
+      baseURL: `${h.url}/v1`,
+      apiKey: h.token,
+      defaultHeaders: { 'X-Osaurus-Agent-Id': AGENT },
+    });
+    const reply = await client.chat.completions.create({
+      model: 'scripted',
+      messages: [{ role: 'user', content: 'Hello! I am Ada and I live in Lisbon by the river.' }],
+    });
+    expect(reply.choices[0]?.message.content).toContain('Nice to meet you');
+    await h.idle();
+
+    await go(page, 'Agents');
+    const row = page.getByRole('row').filter({ hasText: AGENT });
+    await row.waitFor();
+    await shot(page, 'agents');
+    await row.getByRole('link', { name: 'Browse memory' }).click();
+    await page.getByRole('heading', { name: 'Memory', level: 1 }).waitFor();
+    await page.getByRole('tab', { name: 'Transcript' }).click();
+    await page.getByText('I am Ada and I live in Lisbon by the river.').waitFor();
+    await page.getByText('Nice to meet you, Ada! Lisbon is lovely.').waitFor();
+    await shot(page, 'memory-transcript');
+  });
+
+  it('edits a fact, and forgets another: gone from search and from the injected block', async () => {
+    // One fact added by hand in the UI, one through the API.
+    await page.getByRole('tab', { name: 'Pinned facts' }).click();
+    await page.getByRole('button', { name: 'Add fact' }).click();
+    const form = page.getByRole('form', { name: 'New fact' });
+    await form.getByLabel('Fact').fill('Ada drinks green tea every morning');
+    await form.getByLabel('Tags (comma-separated)').fill('drinks, habits');
+    await form.getByRole('button', { name: 'Add fact' }).click();
+    await page.getByText('Fact added.').waitFor();
+    const created = await h.api<PinnedDto>('POST', '/memory/pinned', {
+      agent_id: AGENT,
+      content: 'Ada has a cat named Pixelbeard',
+      salience: 0.9,
+    });
+    expect(created.status).toBeLessThan(300);
+    await page.reload();
+    const list = page.getByRole('list', { name: 'Pinned facts' });
+    await list.getByText('Ada has a cat named Pixelbeard').waitFor();
+    await shot(page, 'memory-pinned');
+
+    // Edit.
+    const teaItem = list.getByRole('listitem').filter({ hasText: 'green tea' });
+    await teaItem.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('form', { name: 'Edit fact' });
+    await editor.getByLabel('Fact').fill('Ada drinks jasmine tea every morning');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await list.getByText('Ada drinks jasmine tea every morning').waitFor();
+    const afterEdit = await h.api<{ items: PinnedDto[] }>(
+      'GET',
+      `/memory/pinned?agent_id=${AGENT}`,
+    );
+    expect(afterEdit.body.items.map((f) => f.content)).toContain(
+      'Ada drinks jasmine tea every morning',
+    );
+    expect(afterEdit.body.items.map((f) => f.content)).not.toContain(
+      'Ada drinks green tea every morning',
+    );
+
+    // Before forgetting, the cat is found and would be injected.
+    const searchCat = () =>
+      h.api<{ results: { content: string }[] }>('POST', '/memory/search', {
+        agent_id: AGENT,
+        scope: 'pinned',
+        query: 'cat Pixelbeard',
+      });
+    const contextCat = () =>
+      h.api<{ block: string }>('POST', '/memory/context', {
+        agent_id: AGENT,
+        message: 'What is the name of my cat Pixelbeard?',
+      });
+    expect((await searchCat()).body.results.map((r) => r.content)).toContain(
+      'Ada has a cat named Pixelbeard',
+    );
+    expect((await contextCat()).body.block).toContain('Pixelbeard');
+
+    // Forget, with confirmation.
+    const catItem = list.getByRole('listitem').filter({ hasText: 'Pixelbeard' });
+    await catItem.getByRole('button', { name: 'Forget' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Forget this fact?' });
+    await shot(page, 'memory-forget-confirm');
+    await confirm.getByRole('button', { name: 'Forget' }).click();
+    await page.getByText(/Forgot “Ada has a cat named Pixelbeard/).waitFor();
+    await expect.poll(() => list.getByText('Ada has a cat named Pixelbeard').count()).toBe(0);
+
+    expect((await searchCat()).body.results.map((r) => r.content)).not.toContain(
+      'Ada has a cat named Pixelbeard',
+    );
+    expect((await contextCat()).body.block).not.toContain('Pixelbeard');
+
+    // The UI's own preview agrees.
+    await go(page, 'Agents');
+    await page.getByRole('button', { name: AGENT }).click();
+    await page.getByLabel('Message').fill('What is the name of my cat Pixelbeard?');
+    await page.getByRole('button', { name: 'Preview memory' }).click();
+    await page.getByText('Section:').waitFor();
+    expect(await page.locator('main').innerText()).not.toContain('cat named Pixelbeard');
+    await shot(page, 'agents-preview');
+  });
+
+  it('changes the memory budget, which persists across an engine restart', async () => {
+    await go(page, 'Settings');
+    const budget = page.getByLabel('Memory budget (tokens)');
+    await budget.fill('50');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Memory budget (tokens) must be a whole number in 100–4000.').waitFor();
+    await shot(page, 'settings-invalid');
+    await budget.fill('1500');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+
+    const token = h.token;
+    await h.stop();
+    h = await start({ ...h, token } as EngineHarness);
+    const stored = await h.api<{ memoryBudgetTokens: number }>('GET', '/settings');
+    expect(stored.body.memoryBudgetTokens).toBe(1500);
+
+    await signIn(page, h);
+    await go(page, 'Settings');
+    await expect.poll(() => page.getByLabel('Memory budget (tokens)').inputValue()).toBe('1500');
+    await shot(page, 'settings');
+  });
+
+  it('runs consolidation now and shows the report and history', async () => {
+    await go(page, 'Consolidation');
+    await page.getByRole('button', { name: 'Run Consolidation Now' }).click();
+    const report = page.getByRole('region', { name: 'Consolidation report' });
+    await report.waitFor();
+    await expect.poll(() => report.getByTestId('report-decayed').count()).toBe(1);
+    for (const label of ['Decayed', 'Merged', 'Promoted', 'Evicted']) {
+      await report.getByText(label, { exact: true }).waitFor();
+    }
+    const runs = await h.api<{ runs: { trigger: string }[] }>('GET', '/memory/consolidation/runs');
+    expect(runs.body.runs.some((r) => r.trigger === 'manual')).toBe(true);
+    await page.getByRole('table').getByText('Manual').first().waitFor();
+    await shot(page, 'consolidation');
+  });
+
+  it('screenshots every page at 100% and 200% zoom, light and dark', async () => {
+    const pages = ['Overview', 'Agents', 'Memory', 'Consolidation', 'Settings', 'Diagnostics'];
+    const variants = [
+      { suffix: 'light', scheme: 'light' as const, zoom: 1 },
+      { suffix: 'dark', scheme: 'dark' as const, zoom: 1 },
+      { suffix: 'light-200', scheme: 'light' as const, zoom: 2 },
+      { suffix: 'dark-200', scheme: 'dark' as const, zoom: 2 },
+    ];
+    for (const v of variants) {
+      // 200% zoom of a 1280×860 window: half the CSS pixels, twice the device pixels.
+      const ctx = await browser.newContext({
+        viewport: { width: 1280 / v.zoom, height: 860 / v.zoom },
+        deviceScaleFactor: v.zoom,
+        colorScheme: v.scheme,
+      });
+      const p = await ctx.newPage();
+      await signIn(p, h);
+      for (const name of pages) {
+        await go(p, name);
+        if (name === 'Memory') {
+          await p.getByLabel('Agent').selectOption(AGENT);
+          await p.getByRole('list', { name: 'Pinned facts' }).waitFor();
+        }
+        await p.waitForLoadState('networkidle');
+        await shot(p, `${name.toLowerCase()}-${v.suffix}`);
+      }
+      await ctx.close();
+    }
+  }, 120_000);
+});
