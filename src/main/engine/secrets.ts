@@ -780,12 +780,3 @@ export async function getRecoveryKey(
   if (!found) throw missingKeyError(dataDir, store);
   return formatRecoveryKey(found.key);
 }
-
-/** For tests and diagnostics: whether the key file exists and its mode bits. */
-export function keyFileMode(dataDir: string): number | null {
-  try {
-    return statSync(join(dataDir, KEY_FILE_NAME)).mode & 0o777;
-  } catch {
-    return null;
-  }
-}
