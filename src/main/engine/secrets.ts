@@ -23,7 +23,6 @@ import {
   readFileSync,
   renameSync,
   rmSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
