@@ -103,49 +103,51 @@ function ContextPreview({ agentId }: { agentId: string }) {
   const preview = useMutation({ mutationFn: (m: string) => api.context(agentId, m) });
   return (
     <Card title={`What ${agentId} would remember`}>
-      <form
-        className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (message.trim()) preview.mutate(message);
-        }}
-      >
-        <div className="field">
-          <label htmlFor={id}>Message</label>
-          <textarea
-            id={id}
-            rows={3}
-            value={message}
-            placeholder="Type a message as the user would send it…"
-            onChange={(e) => setMessage(e.target.value)}
-          />
-        </div>
-        <div>
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={!message.trim() || preview.isPending}
-          >
-            Preview memory
-          </button>
-        </div>
-      </form>
-      <ErrorBox error={preview.error} />
-      {preview.data ? (
-        <div className="stack" aria-live="polite">
-          <p>
-            Section: <Badge tone="accent">{preview.data.section}</Badge>{' '}
-            <span className="muted">{preview.data.tokens} tokens</span>
-          </p>
-          {preview.data.block ? (
-            <pre className="code" data-testid="context-block" tabIndex={0}>
-              {preview.data.block}
-            </pre>
-          ) : (
-            <EmptyState>Nothing would be injected for this message.</EmptyState>
-          )}
-        </div>
-      ) : null}
+      <div className="stack">
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (message.trim()) preview.mutate(message);
+          }}
+        >
+          <div className="field">
+            <label htmlFor={id}>Message</label>
+            <textarea
+              id={id}
+              rows={3}
+              value={message}
+              placeholder="Type a message as the user would send it…"
+              onChange={(e) => setMessage(e.target.value)}
+            />
+          </div>
+          <div>
+            <button
+              type="submit"
+              className="btn btn-primary"
+              disabled={!message.trim() || preview.isPending}
+            >
+              Preview memory
+            </button>
+          </div>
+        </form>
+        <ErrorBox error={preview.error} />
+        {preview.data ? (
+          <div className="stack" aria-live="polite">
+            <p>
+              Section: <Badge tone="accent">{preview.data.section}</Badge>{' '}
+              <span className="muted">{preview.data.tokens} tokens</span>
+            </p>
+            {preview.data.block ? (
+              <pre className="code" data-testid="context-block" tabIndex={0}>
+                {preview.data.block}
+              </pre>
+            ) : (
+              <EmptyState>Nothing would be injected for this message.</EmptyState>
+            )}
+          </div>
+        ) : null}
+      </div>
     </Card>
   );
 }
