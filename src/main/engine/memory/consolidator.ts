@@ -26,10 +26,10 @@ import type { ConsolidatorService, SettingsService, VectorService } from '../ser
 import {
   activeFacts,
   closeStaleRuns,
-  episodesForDecay,
+  decayEpisodes,
+  decayFacts,
   episodesForMerge,
   evictFacts,
-  factsForDecay,
   finishRun,
   insertRun,
   lastFullRunAt,
@@ -40,12 +40,12 @@ import {
   pruneEpisodes,
   pruneTranscript,
   recentEpisodeTexts,
-  setEpisodeDecay,
   setFactDecay,
   zeroCounts,
   type MergeEpisode,
   type RunRecord,
 } from '../store/consolidation.ts';
+import { getEpisode } from '../store/episodes.ts';
 import { getMeta, setMeta } from '../store/meta.ts';
 import type { Db } from '../store/migrate.ts';
 import { logProcessing, pruneProcessingLog } from '../store/processing-log.ts';
@@ -84,12 +84,6 @@ export function toRunDto(r: RunRecord): ConsolidationRun {
   };
 }
 
-/** Salience after `elapsedMs` of decay with a 30-day half-life. */
-export function decayed(salience: number, elapsedMs: number): number {
-  if (elapsedMs <= 0) return salience;
-  return salience * Math.pow(0.5, elapsedMs / DAY_MS / HALF_LIFE_DAYS);
-}
-
 function contentWords(text: string): Set<string> {
   const out = new Set<string>();
   for (const w of words(text)) if (!STOP_WORDS.has(w) && w.length > 1) out.add(w);
@@ -108,17 +102,26 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * Pairs of near-duplicate sets (Jaccard ≥ threshold) without comparing every pair: two sets
  * that similar must share a token among the first |A| − ⌈t·|A|⌉ + 1 tokens of each in a
  * global rarest-first order (prefix filtering), and their sizes must be within a factor t.
+ * `visit(i)` processes set i against the sets before it, so a caller can pause between.
  */
-export function similarPairs(sets: Set<string>[], threshold: number): [number, number][] {
+function pairFinder(sets: Set<string>[], threshold: number) {
   const freq = new Map<string, number>();
   for (const s of sets) for (const w of s) freq.set(w, (freq.get(w) ?? 0) + 1);
-  const ordered = sets.map((s) =>
-    [...s].sort((a, b) => freq.get(a)! - freq.get(b)! || (a < b ? -1 : a > b ? 1 : 0)),
-  );
   const index = new Map<string, number[]>();
+  const empties: number[] = [];
   const pairs: [number, number][] = [];
-  ordered.forEach((tokens, i) => {
+  const visit = (i: number): void => {
+    const set = sets[i]!;
+    const tokens = [...set].sort(
+      (a, b) => freq.get(a)! - freq.get(b)! || (a < b ? -1 : a > b ? 1 : 0),
+    );
     const size = tokens.length;
+    if (size === 0) {
+      // Empty sets are only similar to each other; they have no prefix token to meet on.
+      for (const j of empties) pairs.push([j, i]);
+      empties.push(i);
+      return;
+    }
     const prefix = size - Math.ceil(threshold * size) + 1;
     const seen = new Set<number>();
     for (const w of tokens.slice(0, prefix)) {
@@ -126,23 +129,35 @@ export function similarPairs(sets: Set<string>[], threshold: number): [number, n
         if (seen.has(j)) continue;
         seen.add(j);
         const other = sets[j]!;
-        const lo = Math.min(size, other.size);
-        const hi = Math.max(size, other.size);
-        if (lo < threshold * hi) continue;
-        if (jaccard(sets[i]!, other) >= threshold) pairs.push([j, i]);
+        if (Math.min(size, other.size) < threshold * Math.max(size, other.size)) continue;
+        if (jaccard(set, other) >= threshold) pairs.push([j, i]);
       }
       const list = index.get(w);
       if (list) list.push(i);
       else index.set(w, [i]);
     }
-    if (size === 0) {
-      // Empty sets are only similar to each other; they have no prefix token to meet on.
-      const key = '\u0000empty';
-      for (const j of index.get(key) ?? []) pairs.push([j, i]);
-      index.set(key, [...(index.get(key) ?? []), i]);
-    }
-  });
-  return pairs;
+  };
+  return { visit, pairs };
+}
+
+export function similarPairs(sets: Set<string>[], threshold: number): [number, number][] {
+  const f = pairFinder(sets, threshold);
+  for (let i = 0; i < sets.length; i++) f.visit(i);
+  return f.pairs;
+}
+
+/** The same, giving the event loop a turn every `chunk` sets (large memories). */
+export async function similarPairsAsync(
+  sets: Set<string>[],
+  threshold: number,
+  chunk = 200,
+): Promise<[number, number][]> {
+  const f = pairFinder(sets, threshold);
+  for (let i = 0; i < sets.length; i++) {
+    f.visit(i);
+    if (i % chunk === chunk - 1) await yieldToEventLoop();
+  }
+  return f.pairs;
 }
 
 const union = (a: string[], b: string[], max: number) => {
@@ -180,46 +195,49 @@ export function createConsolidator(
   };
 
   function stepDecay(agents: string[], now: number): number {
-    return db.transaction(() => {
-      let n = 0;
-      for (const agentId of agents) {
-        for (const r of episodesForDecay(db, agentId)) {
-          if (now - r.since <= 0) continue;
-          setEpisodeDecay(db, agentId, r.id, decayed(r.salience, now - r.since), now);
-          n++;
-        }
-        for (const r of factsForDecay(db, agentId)) {
-          if (now - r.since <= 0) continue;
-          setFactDecay(db, agentId, r.id, decayed(r.salience, now - r.since), now);
-          n++;
-        }
-      }
-      return n;
-    })();
+    return db.transaction(() =>
+      agents.reduce(
+        (n, agentId) =>
+          n +
+          decayEpisodes(db, agentId, now, HALF_LIFE_DAYS) +
+          decayFacts(db, agentId, now, HALF_LIFE_DAYS),
+        0,
+      ),
+    )();
   }
 
-  function stepMerge(agents: string[], now: number): { count: number; removed: number[] } {
-    return db.transaction(() => {
-      const removed: number[] = [];
-      for (const agentId of agents) {
-        const eps = episodesForMerge(db, agentId);
-        if (eps.length < 2) continue;
-        const sets = eps.map((e) => contentWords([e.summary, ...e.topics].join(' ')));
-        const pairs = similarPairs(sets, MERGE_JACCARD);
-        if (pairs.length === 0) continue;
-        // Union-find: a cluster of near-duplicates folds into its oldest episode.
-        const parent = eps.map((_, i) => i);
-        const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-        for (const [a, b] of pairs) {
-          const ra = find(a);
-          const rb = find(b);
-          if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-        }
-        const merged = new Map<number, MergeEpisode>();
-        eps.forEach((e, i) => {
-          const root = find(i);
-          if (root === i) return;
-          const keep = merged.get(root) ?? { ...eps[root]! };
+  /**
+   * Near-duplicate detection runs outside the transaction, yielding to the event loop; the
+   * merges are then applied in one transaction, skipping episodes deleted meanwhile.
+   */
+  async function stepMerge(
+    agents: string[],
+    now: number,
+  ): Promise<{ count: number; removed: number[] }> {
+    const plans: { agentId: string; keep: MergeEpisode; removeIds: number[] }[] = [];
+    for (const agentId of agents) {
+      const eps = episodesForMerge(db, agentId);
+      if (eps.length < 2) continue;
+      const sets = eps.map((e) => contentWords([e.summary, ...e.topics].join(' ')));
+      const pairs = await similarPairsAsync(sets, MERGE_JACCARD);
+      if (pairs.length === 0) continue;
+      // Union-find: a cluster of near-duplicates folds into its oldest episode.
+      const parent = eps.map((_, i) => i);
+      const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+      for (const [a, b] of pairs) {
+        const ra = find(a);
+        const rb = find(b);
+        if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+      }
+      const clusters = new Map<number, number[]>();
+      eps.forEach((_, i) => {
+        const root = find(i);
+        if (root !== i) clusters.set(root, [...(clusters.get(root) ?? []), i]);
+      });
+      for (const [root, members] of clusters) {
+        const keep = { ...eps[root]! };
+        for (const i of members) {
+          const e = eps[i]!;
           keep.topics = union(keep.topics, e.topics, 50);
           keep.entities = union(keep.entities, e.entities, 50);
           keep.decisions = union(keep.decisions, e.decisions, 50);
@@ -228,10 +246,19 @@ export function createConsolidator(
           keep.last_used =
             keep.last_used === null ? e.last_used : Math.max(keep.last_used, e.last_used ?? 0);
           keep.conversation_at = Math.max(keep.conversation_at, e.conversation_at);
-          merged.set(root, keep);
-          mergeEpisodeInto(db, agentId, keep, e.id, now);
-          removed.push(e.id);
-        });
+        }
+        plans.push({ agentId, keep, removeIds: members.map((i) => eps[i]!.id) });
+      }
+    }
+    return db.transaction(() => {
+      const removed: number[] = [];
+      for (const plan of plans) {
+        if (!getEpisode(db, plan.agentId, plan.keep.id)) continue;
+        for (const id of plan.removeIds) {
+          if (!getEpisode(db, plan.agentId, id)) continue;
+          mergeEpisodeInto(db, plan.agentId, plan.keep, id, now);
+          removed.push(id);
+        }
       }
       return { count: removed.length, removed };
     })();
@@ -242,19 +269,32 @@ export function createConsolidator(
       let n = 0;
       const since = now - PROMOTE_WINDOW_DAYS * DAY_MS;
       for (const agentId of agents) {
-        const recent = recentEpisodeTexts(db, agentId, since).map((e) => contentWords(e.text));
+        const recent = recentEpisodeTexts(db, agentId, since);
         if (recent.length < PROMOTE_MIN_EPISODES) continue;
+        // Inverted index word → recent episodes holding it: the cost is the postings of a
+        // fact's words, not facts × episodes.
+        const postings = new Map<string, number[]>();
+        recent.forEach((e, i) => {
+          for (const w of contentWords(e.text)) {
+            const list = postings.get(w);
+            if (list) list.push(i);
+            else postings.set(w, [i]);
+          }
+        });
         for (const f of activeFacts(db, agentId)) {
           const fw = contentWords(f.content);
           // "User" is the subject of nearly every fact: it says nothing about the topic.
           fw.delete('user');
           if (fw.size === 0) continue;
           const need = fw.size === 1 ? 1 : Math.max(2, Math.ceil(PROMOTE_WORD_OVERLAP * fw.size));
+          const shared = new Map<number, number>();
           let overlaps = 0;
-          for (const ew of recent) {
-            let shared = 0;
-            for (const w of fw) if (ew.has(w)) shared++;
-            if (shared >= need) overlaps++;
+          for (const w of fw) {
+            for (const i of postings.get(w) ?? []) {
+              const n = (shared.get(i) ?? 0) + 1;
+              shared.set(i, n);
+              if (n === need) overlaps++;
+            }
           }
           if (overlaps < PROMOTE_MIN_EPISODES) continue;
           const target = Math.min(1, 0.6 + 0.1 * (overlaps - (PROMOTE_MIN_EPISODES - 1)));
@@ -301,19 +341,23 @@ export function createConsolidator(
     try {
       const agents = agentId === undefined ? listMemoryAgents(db) : [agentId];
       const now = clock.now();
-      counts.decayed = stepDecay(agents, now);
-      await yieldToEventLoop();
-      const merged = stepMerge(agents, now);
+      // Each step is one transaction; between steps the event loop gets a turn.
+      const step = async <T>(name: string, fn: () => T | Promise<T>): Promise<T> => {
+        const s0 = performance.now();
+        const out = await fn();
+        log.debug('consolidation step', { step: name, ms: Math.round(performance.now() - s0) });
+        await yieldToEventLoop();
+        return out;
+      };
+      counts.decayed = await step('decay', () => stepDecay(agents, now));
+      const merged = await step('merge', () => stepMerge(agents, now));
       counts.merged = merged.count;
       removeVectors('episode', merged.removed);
-      await yieldToEventLoop();
-      counts.promoted = stepPromote(agents, now);
-      await yieldToEventLoop();
-      const evicted = stepEvict(agents, now);
+      counts.promoted = await step('promote', () => stepPromote(agents, now));
+      const evicted = await step('evict', () => stepEvict(agents, now));
       counts.evicted = evicted.length;
       removeVectors('pinned', evicted);
-      await yieldToEventLoop();
-      const pruned = stepPrune(agents, now);
+      const pruned = await step('prune', () => stepPrune(agents, now));
       counts.pruned_episodes = pruned.episodes.length;
       counts.pruned_transcript = pruned.transcript.length;
       removeVectors('episode', pruned.episodes);

@@ -154,42 +154,27 @@ export function listMemoryAgents(db: Db): string[] {
 
 // ---------- decay ----------
 
-export interface DecayRow {
-  id: number;
-  salience: number;
-  since: number;
-}
+// salience × 0.5^(Δdays / halfLife), Δ since the row's last decay, in one UPDATE per table.
+// pow() comes from SQLite's math functions, compiled into better-sqlite3-multiple-ciphers
+// (https://www.sqlite.org/lang_mathfunc.html).
+const decaySql = (table: string, extra: string) => `
+  UPDATE ${table}
+  SET salience = salience * pow(0.5, (@now - coalesce(last_decay_at, created_at)) / 86400000.0 / @halfLife),
+      last_decay_at = @now
+  WHERE agent_id = @agentId AND coalesce(last_decay_at, created_at) < @now ${extra}`;
 
-export function episodesForDecay(db: Db, agentId: string): DecayRow[] {
-  return db
-    .prepare(
-      `SELECT id, salience, coalesce(last_decay_at, created_at) AS since FROM episodes WHERE agent_id = ?`,
-    )
-    .all(agentId) as DecayRow[];
+export function decayEpisodes(db: Db, agentId: string, now: number, halfLifeDays: number): number {
+  return db.prepare(decaySql('episodes', '')).run({ agentId, now, halfLife: halfLifeDays }).changes;
 }
 
 /** User-pinned facts keep the salience the user gave them. */
-export function factsForDecay(db: Db, agentId: string): DecayRow[] {
+export function decayFacts(db: Db, agentId: string, now: number, halfLifeDays: number): number {
   return db
-    .prepare(
-      `SELECT id, salience, coalesce(last_decay_at, created_at) AS since FROM pinned_facts
-       WHERE agent_id = ? AND pinned_by_user = 0`,
-    )
-    .all(agentId) as DecayRow[];
+    .prepare(decaySql('pinned_facts', 'AND pinned_by_user = 0'))
+    .run({ agentId, now, halfLife: halfLifeDays }).changes;
 }
 
-export function setEpisodeDecay(
-  db: Db,
-  agentId: string,
-  id: number,
-  salience: number,
-  now: number,
-): void {
-  db.prepare(
-    'UPDATE episodes SET salience = ?, last_decay_at = ? WHERE id = ? AND agent_id = ?',
-  ).run(salience, now, id, agentId);
-}
-
+/** Sets a fact's salience and restarts its decay clock (promotion). */
 export function setFactDecay(
   db: Db,
   agentId: string,
