@@ -5,7 +5,7 @@
 // consolidation and sees the report. Screenshots of every page go to
 // test-results/screenshots/ at 100% and 200% zoom, light and dark.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import OpenAI from 'openai';
@@ -32,8 +32,23 @@ interface PinnedDto {
   content: string;
 }
 
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the web renderer when it is missing or older than its sources. */
 function ensureWebBuild(): void {
-  if (existsSync(join(webDir, 'index.html'))) return;
+  const index = join(webDir, 'index.html');
+  const sources = Math.max(
+    newestMtime(join(root, 'src', 'renderer')),
+    newestMtime(join(root, 'src', 'shared')),
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
   execFileSync(
     process.execPath,
     [

@@ -171,84 +171,84 @@ export function createApiClient(options: ApiClientOptions) {
     baseUrl: base,
     token: options.token,
 
-    health: (signal?: AbortSignal) =>
+    health: async (signal?: AbortSignal) =>
       request(HealthResponse, 'GET', '/health', { auth: false, signal }),
-    models: () => request(ModelsResponse, 'GET', '/v1/models'),
-    agents: () => request(AgentsResponse, 'GET', '/agents'),
+    models: async () => request(ModelsResponse, 'GET', '/v1/models'),
+    agents: async () => request(AgentsResponse, 'GET', '/agents'),
 
-    search: (body: SearchRequest) =>
+    search: async (body: SearchRequest) =>
       request(SearchResponse, 'POST', '/memory/search', { body: SearchRequest.parse(body) }),
-    context: (agentId: string, message: string) =>
+    context: async (agentId: string, message: string) =>
       request(ContextResponse, 'POST', '/memory/context', {
         body: { agent_id: agentId, message },
       }),
 
-    consolidate: (agentId?: string) =>
+    consolidate: async (agentId?: string) =>
       request(ConsolidateResponse, 'POST', '/memory/consolidate', {
         body: agentId ? { agent_id: agentId } : {},
       }),
-    consolidationRuns: () =>
+    consolidationRuns: async () =>
       request(ConsolidationRunsResponse, 'GET', '/memory/consolidation/runs'),
 
-    listPinned: (q: PinnedQuery) =>
+    listPinned: async (q: PinnedQuery) =>
       request(PinnedListResponse, 'GET', '/memory/pinned', { query: { ...q } }),
-    createPinned: (body: z.input<typeof PinnedCreate>) =>
+    createPinned: async (body: z.input<typeof PinnedCreate>) =>
       request(PinnedFact, 'POST', '/memory/pinned', { body: PinnedCreate.parse(body) }),
-    getPinned: (id: number, agentId: string) =>
+    getPinned: async (id: number, agentId: string) =>
       request(PinnedFact, 'GET', `/memory/pinned/${id}`, { query: { agent_id: agentId } }),
-    patchPinned: (id: number, agentId: string, patch: z.input<typeof PinnedPatch>) =>
+    patchPinned: async (id: number, agentId: string, patch: z.input<typeof PinnedPatch>) =>
       request(PinnedFact, 'PATCH', `/memory/pinned/${id}`, {
         query: { agent_id: agentId },
         body: PinnedPatch.parse(patch),
       }),
-    deletePinned: (id: number, agentId: string) =>
+    deletePinned: async (id: number, agentId: string) =>
       request(DeletedResponse, 'DELETE', `/memory/pinned/${id}`, {
         query: { agent_id: agentId },
       }),
 
-    listEpisodes: (q: PageQuery) =>
+    listEpisodes: async (q: PageQuery) =>
       request(EpisodeListResponse, 'GET', '/memory/episodes', { query: { ...q } }),
-    patchEpisode: (id: number, agentId: string, patch: z.input<typeof EpisodePatch>) =>
+    patchEpisode: async (id: number, agentId: string, patch: z.input<typeof EpisodePatch>) =>
       request(Episode, 'PATCH', `/memory/episodes/${id}`, {
         query: { agent_id: agentId },
         body: EpisodePatch.parse(patch),
       }),
-    deleteEpisode: (id: number, agentId: string) =>
+    deleteEpisode: async (id: number, agentId: string) =>
       request(DeletedResponse, 'DELETE', `/memory/episodes/${id}`, {
         query: { agent_id: agentId },
       }),
 
-    getIdentity: (agentId: string) =>
+    getIdentity: async (agentId: string) =>
       request(Identity, 'GET', '/memory/identity', { query: { agent_id: agentId } }),
-    putIdentity: (body: z.input<typeof IdentityPut>) =>
+    putIdentity: async (body: z.input<typeof IdentityPut>) =>
       request(Identity, 'PUT', '/memory/identity', {
         query: { agent_id: body.agent_id },
         body: IdentityPut.parse(body),
       }),
 
-    listTranscript: (q: TranscriptQuery) =>
+    listTranscript: async (q: TranscriptQuery) =>
       request(TranscriptListResponse, 'GET', '/memory/transcript', { query: { ...q } }),
-    deleteTranscript: (id: number, agentId: string) =>
+    deleteTranscript: async (id: number, agentId: string) =>
       request(DeletedResponse, 'DELETE', `/memory/transcript/${id}`, {
         query: { agent_id: agentId },
       }),
 
-    ingest: (body: z.input<typeof IngestRequest>) =>
+    ingest: async (body: z.input<typeof IngestRequest>) =>
       request(IngestResponse, 'POST', '/memory/ingest', { body: IngestRequest.parse(body) }),
 
-    stats: () => request(StatsResponse, 'GET', '/memory/stats'),
-    diagnostics: () => request(DiagnosticsResponse, 'GET', '/memory/diagnostics'),
-    retryDeadLetter: (id: number) =>
+    stats: async () => request(StatsResponse, 'GET', '/memory/stats'),
+    diagnostics: async () => request(DiagnosticsResponse, 'GET', '/memory/diagnostics'),
+    retryDeadLetter: async (id: number) =>
       request(z.unknown(), 'POST', `/memory/diagnostics/retry/${id}`, { body: {} }),
 
-    getSettings: () => request(PublicSettings, 'GET', '/settings'),
-    putSettings: (patch: SettingsPatch) => {
+    getSettings: async () => request(PublicSettings, 'GET', '/settings'),
+    putSettings: async (patch: SettingsPatch) => {
       // Validate, but send only the keys given: zod 4 fills defaults into Settings.partial().
       SettingsPatch.parse(patch);
       return request(PublicSettings, 'PUT', '/settings', { body: patch });
     },
 
-    recoveryKey: () => request(RecoveryKeyResponse, 'GET', '/memory/recovery-key'),
+    recoveryKey: async () => request(RecoveryKeyResponse, 'GET', '/memory/recovery-key'),
   };
 }
 
