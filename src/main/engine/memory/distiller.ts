@@ -50,7 +50,10 @@ export interface DistillerOptions {
   clock: Clock;
   /** Tests: a debounce shorter than the 10 s minimum of summaryDebounceSeconds. */
   debounceMsOverride?: number;
-  /** Delay before a failed Core Model call is retried (default 30 s × attempts). */
+  /**
+   * Delay before a failed Core Model call is retried (default 60 s): with 3 attempts, a Core
+   * Model that is down yields a dead letter and heuristic memory within about two minutes.
+   */
   retryDelayMs?: number;
   /** Delay before recovered conversations are distilled after start-up (default 2 s). */
   recoverDelayMs?: number;
@@ -175,7 +178,7 @@ export function createDistiller(
         outcome = await distilOnce(agentId, conversationId);
       }
       if (outcome === 'retry' && !stopped) {
-        arm(agentId, conversationId, options.retryDelayMs ?? 30_000);
+        arm(agentId, conversationId, options.retryDelayMs ?? 60_000);
       }
       return outcome;
     });
