@@ -14,6 +14,7 @@ import type { ConsolidatorService, EngineServices, SettingsService } from './ser
 import { createSettingsService } from './settings-service.ts';
 import { openDataDirDatabase } from './store/database-file.ts';
 import { getMeta, setMeta } from './store/meta.ts';
+import { createTranscriptWriter, type TranscriptWriter } from './store/transcript-writer.ts';
 import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createEmbedder } from './vector/embedder.ts';
 import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
@@ -62,6 +63,11 @@ export interface EngineConfig {
   staticUiDir?: string;
   chatBodyLimit?: number;
   ingestBodyLimit?: number;
+  /**
+   * Write turns from a worker thread with its own connection (default true; falls back to
+   * the main thread where the worker file is not available, e.g. inside a bundle).
+   */
+  writerWorker?: boolean;
   /** Distiller timing (tests shorten the debounce and retry delays). */
   distiller?: Pick<
     DistillerOptions,
@@ -76,6 +82,8 @@ export interface Engine {
   recoveryKey: string | null;
   /** Where an unreadable database was moved at open, else null. */
   quarantined: string | null;
+  /** Where turns are written: 'worker' (a worker thread) or 'inline' (fallback). */
+  writerMode: 'worker' | 'inline';
   /** Work running after responses (recording, indexing); tests wait on it with drain(). */
   background: BackgroundTasks;
   start(): Promise<{ url: string }>;
@@ -165,8 +173,22 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
   });
   const keySource: KeySource = resolved.source;
   const opened = openDataDirDatabase({ dataDir, key: resolved.key, logger: logger.child('store') });
-  resolved.key.fill(0);
   const db = opened.db;
+  let writer: TranscriptWriter;
+  try {
+    writer = await createTranscriptWriter({
+      db,
+      path: opened.path,
+      key: resolved.key,
+      logger,
+      useWorker: config.writerWorker,
+    });
+  } catch (err) {
+    db.close();
+    throw err;
+  } finally {
+    resolved.key.fill(0);
+  }
 
   try {
     let token = config.token ?? (env.CAIRN_TOKEN?.trim() || undefined);
@@ -236,6 +258,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     const staticUiDir = config.staticUiDir ?? defaultStaticUiDir();
     const appOptions: AppOptions = {
       background,
+      transcriptWriter: writer,
       allowedOrigins: config.allowedOrigins,
       chatBodyLimit: config.chatBodyLimit,
       ingestBodyLimit: config.ingestBodyLimit,
@@ -258,6 +281,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       recoveryKey: resolved.recoveryKey,
       quarantined: opened.quarantined,
       background,
+      writerMode: writer.mode,
       async start() {
         distiller.recover();
         const url = await listen(app, { host, port: config.port ?? 1337 });
@@ -282,6 +306,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           await distiller.flush(3000).catch((err: unknown) => log.error('flush failed', { err }));
           distiller.stop();
           await background.drain(3000);
+          await writer.close().catch((err: unknown) => log.error('writer close failed', { err }));
           await embedder.close().catch(() => {});
           try {
             db.pragma('wal_checkpoint(TRUNCATE)');
@@ -295,6 +320,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       },
     };
   } catch (err) {
+    await writer.close().catch(() => {});
     db.close();
     throw err;
   }

@@ -11,6 +11,7 @@ import { registerProxyRoutes } from './routes/proxy.ts';
 import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerMemoryReadRoutes } from './routes/memory-read.ts';
 import { registerSecurity } from './security.ts';
+import { createInlineTranscriptWriter, type TranscriptWriter } from '../store/transcript-writer.ts';
 import { registerStaticUi } from './static-ui.ts';
 
 declare module 'fastify' {
@@ -37,6 +38,8 @@ export interface AppOptions {
   staticUiDir?: string;
   /** Background work after responses; created when not given, drained on close. */
   background?: BackgroundTasks;
+  /** Where turns are written (the engine's worker thread); inline on services.db if absent. */
+  transcriptWriter?: TranscriptWriter;
 }
 
 /**
@@ -46,6 +49,7 @@ export interface AppOptions {
  */
 export function buildApp(services: EngineServices, options: AppOptions = {}): FastifyInstance {
   const background = options.background ?? createBackgroundTasks(services.logger.child('jobs'));
+  const writer = options.transcriptWriter ?? createInlineTranscriptWriter(services.db);
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit ?? 1 * MiB,
@@ -88,10 +92,12 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   registerHealthRoutes(app, services);
   registerProxyRoutes(app, services, {
     background,
+    writer,
     chatBodyLimit: options.chatBodyLimit ?? 10 * MiB,
   });
   registerIngestRoutes(app, services, {
     background,
+    writer,
     ingestBodyLimit: options.ingestBodyLimit ?? 64 * MiB,
   });
   registerAgentRoutes(app, services);

@@ -3,13 +3,15 @@ import { IngestRequest, type IngestResponse } from '../../../../shared/api.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError } from '../../errors.ts';
 import type { EngineServices } from '../../services.ts';
-import { recordTurn, type TranscriptMessage } from '../../store/transcript.ts';
+import type { TranscriptMessage } from '../../store/transcript.ts';
+import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { parseIngestDate } from '../ingest-dates.ts';
 import { parseWith } from '../validate.ts';
 
 export interface IngestRouteOptions {
   background: BackgroundTasks;
+  writer: TranscriptWriter;
   ingestBodyLimit: number;
 }
 
@@ -34,6 +36,8 @@ function dateOf(text: string | undefined, field: string): number | null {
  * lost on power loss. An acknowledged ingest must never be lost, so this write runs with
  * synchronous=FULL, which fsyncs the WAL at commit (https://www.sqlite.org/pragma.html#pragma_synchronous).
  * One fsync per batch costs little next to the batch itself; the chat hot path keeps NORMAL.
+ * The write runs on the transcript writer (a worker thread), so a large batch does not stall
+ * the requests served meanwhile.
  */
 export function registerIngestRoutes(
   app: FastifyInstance,
@@ -58,19 +62,10 @@ export function registerIngestRoutes(
       throw new CairnError(ErrorCode.ValidationFailed, 'turns: every turn is empty.');
     }
 
-    const db = services.db;
-    db.pragma('synchronous = FULL');
-    let transcriptIds: number[];
-    try {
-      ({ transcriptIds } = recordTurn(db, {
-        agentId: req.agent_id,
-        conversationId: req.conversation_id,
-        messages,
-        now,
-      }));
-    } finally {
-      db.pragma('synchronous = NORMAL');
-    }
+    const { transcriptIds } = await options.writer.record(
+      { agentId: req.agent_id, conversationId: req.conversation_id, messages, now },
+      { durable: true },
+    );
     log.debug('ingested', { agent: req.agent_id, rows: transcriptIds.length });
 
     if (!req.skip_extraction) {

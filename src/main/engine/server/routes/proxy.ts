@@ -5,7 +5,8 @@ import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
 import { injectMemory } from '../../memory/inject.ts';
 import type { ChatMessageLike, EngineServices } from '../../services.ts';
-import { recordTurn, type TranscriptMessage } from '../../store/transcript.ts';
+import type { TranscriptMessage } from '../../store/transcript.ts';
+import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import { isProviderClient, type ProviderClient } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { errorBody } from '../error-handler.ts';
@@ -22,6 +23,7 @@ const CONVERSATION_HEADER = 'x-osaurus-conversation-id';
 
 export interface ProxyRouteOptions {
   background: BackgroundTasks;
+  writer: TranscriptWriter;
   chatBodyLimit: number;
 }
 
@@ -90,11 +92,12 @@ interface TurnToRecord {
 }
 
 /** Runs inside a background task, after the response was sent. */
-function recordChatTurn(
+async function recordChatTurn(
   services: EngineServices,
+  writer: TranscriptWriter,
   turn: TurnToRecord,
   assistantText: string,
-): Promise<void> | undefined {
+): Promise<void> {
   {
     const messages: TranscriptMessage[] = [];
     if (turn.userText !== null && turn.userText !== '') {
@@ -103,8 +106,8 @@ function recordChatTurn(
     if (assistantText !== '') {
       messages.push({ role: 'assistant', content: assistantText, createdAt: services.clock.now() });
     }
-    if (messages.length === 0) return undefined;
-    const { transcriptIds } = recordTurn(services.db, {
+    if (messages.length === 0) return;
+    const { transcriptIds } = await writer.record({
       agentId: turn.agentId,
       conversationId: turn.conversationId,
       messages,
@@ -113,12 +116,11 @@ function recordChatTurn(
     services.distiller.notifyTurn(turn.agentId, turn.conversationId);
     const vectors = services.vectors;
     if (vectors) {
-      return vectors.indexRows(
+      await vectors.indexRows(
         'transcript',
         transcriptIds.map((id, i) => ({ id, agentId: turn.agentId, text: messages[i]!.content })),
       );
     }
-    return undefined;
   }
 }
 
@@ -287,7 +289,7 @@ export function registerProxyRoutes(
         const t = turn;
         options.background.run('parse-stream', () => {
           const { text, completed } = readSseTranscript(sse);
-          return completed ? recordChatTurn(services, t, text) : undefined;
+          return completed ? recordChatTurn(services, options.writer, t, text) : undefined;
         });
       }
       return reply;
@@ -319,7 +321,12 @@ export function registerProxyRoutes(
           log.warn('upstream answer is not JSON; turn not recorded');
           return;
         }
-        return recordChatTurn(services, t, typeof content === 'string' ? content : '');
+        return recordChatTurn(
+          services,
+          options.writer,
+          t,
+          typeof content === 'string' ? content : '',
+        );
       });
     }
     return reply;

@@ -1,0 +1,52 @@
+// `npm run bench`: runs every benchmark module present, one after the other, and prints one
+// report. A module that fails prints its error and the run goes on.
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+
+type Print = (line: string) => void;
+
+const modules: { file: string; name: string; entry: string }[] = [
+  { file: 'proxy.ts', name: 'proxy overhead and ingest', entry: 'runProxyBench' },
+  { file: 'vector.ts', name: 'vector search', entry: 'runVectorBench' },
+  { file: 'locomo.ts', name: 'LoCoMo-style recall', entry: 'runLocomoBench' },
+  { file: 'memory-latency.ts', name: 'memory read latency', entry: 'runMemoryLatencyBench' },
+];
+
+async function main(): Promise<number> {
+  const print: Print = (line) => process.stdout.write(line + '\n');
+  const only = process.argv.slice(2);
+  print(
+    `Cairn benchmarks: Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  let failures = 0;
+  for (const m of modules) {
+    if (only.length > 0 && !only.some((o) => m.file.startsWith(o))) continue;
+    const path = join(import.meta.dirname, m.file);
+    print('');
+    print(`== ${m.name} (bench/${m.file}) ==`);
+    if (!existsSync(path)) {
+      print('  (not present: skipped)');
+      continue;
+    }
+    const started = performance.now();
+    try {
+      const mod = (await import(path)) as Record<string, unknown>;
+      const run = mod[m.entry];
+      if (typeof run !== 'function')
+        throw new Error(`bench/${m.file} does not export ${m.entry}()`);
+      await (run as (p: Print) => Promise<unknown>)((line) => print(line));
+      print(`  (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      failures++;
+      print(`  FAILED: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+  print('');
+  print(failures === 0 ? 'All benchmarks ran.' : `${failures} benchmark module(s) failed.`);
+  return failures === 0 ? 0 : 1;
+}
+
+process.exitCode = await main();

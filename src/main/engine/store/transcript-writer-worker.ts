@@ -1,0 +1,99 @@
+// Worker-thread side of the transcript writer (see transcript-writer.ts): its own connection
+// to the encrypted database, so inserting turns, maintaining both FTS5 indexes and
+// checkpointing the WAL never run on the thread that serves HTTP requests.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from './open.ts';
+import { recordTurn, type RecordTurnInput, type RecordTurnResult } from './transcript.ts';
+
+export interface WriterRequest {
+  id: number;
+  input: RecordTurnInput;
+  /** fsync the WAL at commit (an acknowledged ingest must survive power loss). */
+  durable: boolean;
+}
+export type WriterResponse =
+  | { id: number; ok: true; result: RecordTurnResult }
+  | { id: number; ok: false; message: string; code: string | null };
+export interface WriterInit {
+  path: string;
+  key: Uint8Array;
+  checkpointIntervalMs: number;
+}
+
+const init = workerData as WriterInit;
+const key = Buffer.from(init.key);
+const db = openDatabase({ path: init.path, key, migrate: false });
+key.fill(0);
+const port = parentPort!;
+port.postMessage({ ready: true });
+
+// Requests that arrived in the same turn of the event loop are committed together (group
+// commit): the per-commit cost (FTS5 segment, WAL frames, encryption) is paid once. Durable
+// requests are committed on their own with synchronous=FULL.
+let queue: WriterRequest[] = [];
+let scheduled = false;
+
+function flush(): void {
+  scheduled = false;
+  const batch = queue;
+  queue = [];
+  const normal = batch.filter((r) => !r.durable);
+  const replies: WriterResponse[] = [];
+  if (normal.length > 0) {
+    try {
+      const results = db.transaction(() => normal.map((r) => recordTurn(db, r.input)))();
+      normal.forEach((r, i) => replies.push({ id: r.id, ok: true, result: results[i]! }));
+    } catch {
+      // One bad request must not fail the others: retry them one by one.
+      for (const r of normal) replies.push(runOne(r));
+    }
+  }
+  for (const r of batch) {
+    if (!r.durable) continue;
+    db.pragma('synchronous = FULL');
+    try {
+      replies.push(runOne(r));
+    } finally {
+      db.pragma('synchronous = NORMAL');
+    }
+  }
+  for (const reply of replies) port.postMessage(reply);
+}
+
+function runOne(r: WriterRequest): WriterResponse {
+  try {
+    return { id: r.id, ok: true, result: recordTurn(db, r.input) };
+  } catch (err) {
+    const e = err as { message?: string; code?: string };
+    return { id: r.id, ok: false, message: e.message ?? String(err), code: e.code ?? null };
+  }
+}
+
+port.on('message', (msg: WriterRequest | { close: true }) => {
+  if ('close' in msg) {
+    if (queue.length > 0) flush();
+    clearInterval(checkpointTimer);
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } finally {
+      db.close();
+    }
+    port.postMessage({ closed: true });
+    return;
+  }
+  queue.push(msg);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(flush);
+  }
+});
+
+// The HTTP thread's connection does not auto-checkpoint; this one does, on commit, and also
+// on a timer so a WAL grown by other writers is folded back while the writer is idle.
+const checkpointTimer = setInterval(() => {
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // busy: the next tick tries again
+  }
+}, init.checkpointIntervalMs);

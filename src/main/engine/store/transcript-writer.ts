@@ -1,0 +1,171 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../logger.ts';
+import type { Db } from './migrate.ts';
+import { recordTurn, type RecordTurnInput, type RecordTurnResult } from './transcript.ts';
+import type { WriterInit, WriterRequest, WriterResponse } from './transcript-writer-worker.ts';
+
+/**
+ * Records turns (transcript rows + their pending signal, one transaction each) off the
+ * request thread. Inserting a turn costs little in SQL but maintaining two FTS5 indexes and
+ * checkpointing the WAL does not: done on the HTTP thread, it stalls whatever request comes
+ * next (the proxy's added p99), and a 10k-turn ingest would freeze every request for the
+ * length of its transaction. In `worker` mode a worker thread with its own connection does
+ * the writes (WAL lets the HTTP thread keep reading meanwhile) and commits requests that
+ * arrive together in one transaction. `inline` mode (used where the worker file is not
+ * available, e.g. inside a bundle) writes on the calling thread.
+ */
+export interface TranscriptWriter {
+  readonly mode: 'worker' | 'inline';
+  /** Resolves once committed (with synchronous=FULL when `durable`). */
+  record(input: RecordTurnInput, options?: { durable?: boolean }): Promise<RecordTurnResult>;
+  /** Waits for queued writes, then closes the worker's connection. */
+  close(): Promise<void>;
+}
+
+export interface TranscriptWriterOptions {
+  /** The HTTP thread's connection (inline mode, and its auto-checkpoint is turned off). */
+  db: Db;
+  /** Database file and key, for the worker's own connection. */
+  path: string;
+  key: Buffer;
+  logger: Logger;
+  /** Default true; false or an unavailable worker file → inline. */
+  useWorker?: boolean;
+  checkpointIntervalMs?: number;
+}
+
+export function createInlineTranscriptWriter(db: Db): TranscriptWriter {
+  return {
+    mode: 'inline',
+    record: async (input, options) => {
+      if (!options?.durable) return recordTurn(db, input);
+      db.pragma('synchronous = FULL');
+      try {
+        return recordTurn(db, input);
+      } finally {
+        db.pragma('synchronous = NORMAL');
+      }
+    },
+    close: async () => {},
+  };
+}
+
+const WORKER_URL = new URL('./transcript-writer-worker.ts', import.meta.url);
+
+export async function createTranscriptWriter(
+  options: TranscriptWriterOptions,
+): Promise<TranscriptWriter> {
+  const log = options.logger.child('writer');
+  const workerFile = WORKER_URL.protocol === 'file:' ? fileURLToPath(WORKER_URL) : null;
+  if (options.useWorker === false || workerFile === null || !existsSync(workerFile)) {
+    return createInlineTranscriptWriter(options.db);
+  }
+  const init: WriterInit = {
+    path: options.path,
+    key: new Uint8Array(options.key),
+    checkpointIntervalMs: options.checkpointIntervalMs ?? 5000,
+  };
+  const worker = new Worker(WORKER_URL, { workerData: init });
+  init.key.fill(0);
+  worker.unref();
+
+  let nextId = 1;
+  const pending = new Map<
+    number,
+    { resolve: (r: RecordTurnResult) => void; reject: (e: Error) => void }
+  >();
+  let closed: Promise<void> | null = null;
+  let failed: Error | null = null;
+  let onClosed: (() => void) | null = null;
+
+  const failAll = (err: Error) => {
+    failed = err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  let onReady: (() => void) | null = null;
+  worker.on('message', (msg: WriterResponse | { closed: true } | { ready: true }) => {
+    if ('ready' in msg) {
+      onReady?.();
+      return;
+    }
+    if ('closed' in msg) {
+      onClosed?.();
+      return;
+    }
+    const p = pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id);
+    if (msg.ok) p.resolve(msg.result);
+    else p.reject(Object.assign(new Error(msg.message), { code: msg.code }));
+  });
+  worker.on('error', (err) => {
+    log.error('transcript writer failed', { err });
+    failAll(err);
+  });
+  worker.on('exit', (code) => {
+    if (pending.size > 0) failAll(new Error(`transcript writer exited (${code})`));
+    onClosed?.();
+  });
+
+  // Fail fast at start-up (e.g. the worker cannot open the database) rather than on the
+  // first turn: the worker says when its connection is open.
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      const onExit = (code: number) => reject(new Error(`transcript writer exited (${code})`));
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      onReady = () => {
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve();
+      };
+    });
+  } catch (err) {
+    log.warn('transcript writer worker unavailable; writing on the main thread', {
+      err: (err as Error).message,
+    });
+    await worker.terminate();
+    return createInlineTranscriptWriter(options.db);
+  }
+  // The worker checkpoints; the HTTP thread's connection must not stall on it.
+  options.db.pragma('wal_autocheckpoint = 0');
+
+  return {
+    mode: 'worker',
+    record(input, opts) {
+      if (failed) return Promise.reject(failed);
+      if (closed) return Promise.reject(new Error('transcript writer closed'));
+      const id = nextId++;
+      const request: WriterRequest = { id, input, durable: opts?.durable === true };
+      return new Promise<RecordTurnResult>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.ref();
+        worker.postMessage(request);
+      }).finally(() => {
+        if (pending.size === 0) worker.unref();
+      });
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          void worker.terminate();
+          resolve();
+        }, 5000);
+        onClosed = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        worker.ref();
+        worker.postMessage({ close: true });
+      }).then(async () => {
+        await worker.terminate();
+        options.db.pragma('wal_autocheckpoint = 1000');
+      });
+      return closed;
+    },
+  };
+}
