@@ -22,7 +22,7 @@ import {
 import { classifyHeuristic, classifyWithLlm, nameSet, type GateContext } from './gate.ts';
 import { planMemoryBlock } from './planner.ts';
 import { preloadTokenizer } from './tokens.ts';
-import { searchMemory, speakerOf, type SearchDeps } from './search.ts';
+import { createTermStats, searchMemory, speakerOf, type SearchDeps } from './search.ts';
 
 export interface MemoryReaderDeps {
   db: Db;
@@ -45,7 +45,13 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
   const log = deps.logger.child('memory-read');
   const names = new Map<string, { at: number; ctx: GateContext }>();
   const vectors = deps.vectors ? cachingVectors(deps.vectors, deps.clock) : null;
-  const searchDeps: SearchDeps = { db: deps.db, vectors, clock: deps.clock, logger: log };
+  const searchDeps: SearchDeps = {
+    db: deps.db,
+    vectors,
+    clock: deps.clock,
+    logger: log,
+    termStats: createTermStats(),
+  };
   // Off the request path: the first proxied request should not wait for the BPE tables.
   setTimeout(() => {
     try {

@@ -8,6 +8,8 @@ import type { Logger } from '../logger.ts';
 import type { VectorKind, VectorService } from '../services.ts';
 import type { Db } from '../store/migrate.ts';
 import {
+  ftsDocumentFrequency,
+  ftsRowCount,
   getRowsByIds,
   searchFts,
   searchLike,
@@ -21,7 +23,7 @@ export const DEFAULT_TOP_K = 10;
 const DAY_MS = 86_400_000;
 
 /** How many BM25 candidates are re-ranked (neighbours, speakers, fusion). */
-const FTS_CANDIDATES = 200;
+const FTS_CANDIDATES = 60;
 /** Candidates whose neighbouring turns are pulled in as candidates of their own. */
 const NEIGHBOUR_EXPANSION = 60;
 /** Candidates whose neighbours are looked up at all. */
@@ -46,7 +48,34 @@ export interface SearchDeps {
   vectors: VectorService | null;
   clock: Clock;
   logger?: Logger;
+  /** Document-frequency cache (createTermStats); without it no term is ever dropped. */
+  termStats?: TermStats;
 }
+
+/**
+ * Cached document frequencies. On a large memory a term found in a good share of all rows
+ * ("going", or a speaker's name in a labelled chat log) adds almost nothing to BM25 (its IDF
+ * is near zero) but makes FTS5 score tens of thousands of rows; such terms are left out of
+ * the MATCH (they still count for the speaker boost). Frequencies move slowly: cached.
+ */
+export interface TermStats {
+  df: Map<string, { n: number; at: number }>;
+  rows: Map<FtsScope, { n: number; at: number }>;
+}
+
+export function createTermStats(): TermStats {
+  return { df: new Map(), rows: new Map() };
+}
+
+const STATS_TTL_MS = 5 * 60_000;
+const STATS_ENTRIES = 20_000;
+/** Below this many rows every term is searched (scoring everything is cheap). */
+const PRUNE_FROM_ROWS = 5_000;
+/** A term in more rows than this share (and at least PRUNE_MIN_DF rows) is left out. */
+const PRUNE_SHARE = 0.01;
+const PRUNE_MIN_DF = 500;
+/** On a large memory, at most this many (the rarest) terms are matched. */
+const PRUNE_MAX_TERMS = 6;
 
 export interface ScopeQuery {
   agentId: string;
@@ -91,7 +120,8 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
   const scope: FtsScope = q.scope;
 
   // 1. BM25 candidates (sanitised MATCH), with the LIKE fallback.
-  let hits = ftsCandidates(deps, scope, q.agentId, terms, since, FTS_CANDIDATES);
+  const searchTerms = pruneCommonTerms(deps, scope, terms);
+  let hits = ftsCandidates(deps, scope, q.agentId, searchTerms, since, FTS_CANDIDATES);
   if (hits.length === 0 && q.likeFallback !== false) {
     hits = searchLike(deps.db, scope, { agentId: q.agentId, terms, since, limit: FTS_CANDIDATES });
   }
@@ -149,6 +179,46 @@ export function toSearchResult(h: RankedHit): SearchResult {
     created_at: new Date(h.created_at).toISOString(),
     conversation_id: h.conversation_id,
   };
+}
+
+function pruneCommonTerms(deps: SearchDeps, scope: FtsScope, terms: string[]): string[] {
+  const stats = deps.termStats;
+  if (!stats || terms.length <= 1) return terms;
+  const now = deps.clock.now();
+  try {
+    let rows = stats.rows.get(scope);
+    if (!rows || now - rows.at > STATS_TTL_MS) {
+      rows = { n: ftsRowCount(deps.db, scope), at: now };
+      stats.rows.set(scope, rows);
+    }
+    if (rows.n < PRUNE_FROM_ROWS) return terms;
+    const limit = Math.max(PRUNE_MIN_DF, rows.n * PRUNE_SHARE);
+    const withDf = terms.map((term) => {
+      const key = `${scope}\u0000${term}`;
+      let df = stats.df.get(key);
+      if (!df || now - df.at > STATS_TTL_MS) {
+        const match = buildMatchExpression([term]);
+        df = { n: match === null ? 0 : ftsDocumentFrequency(deps.db, scope, match), at: now };
+        if (stats.df.size >= STATS_ENTRIES) stats.df.clear();
+        stats.df.set(key, df);
+      }
+      return { term, df: df.n };
+    });
+    const kept = withDf
+      .filter((t) => t.df > 0 && t.df <= limit)
+      .sort((a, b) => a.df - b.df)
+      .slice(0, PRUNE_MAX_TERMS)
+      .map((t) => t.term);
+    if (kept.length > 0) return kept;
+    // Only common words: search the two least common ones.
+    return withDf
+      .filter((t) => t.df > 0)
+      .sort((a, b) => a.df - b.df)
+      .slice(0, 2)
+      .map((t) => t.term);
+  } catch {
+    return terms;
+  }
 }
 
 function ftsCandidates(

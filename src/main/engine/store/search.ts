@@ -73,16 +73,66 @@ const SQL: Record<FtsScope, string> = {
     ORDER BY rank LIMIT @limit`,
 };
 
+/** The best `inner` transcript matches of all agents, by BM25 (FTS index only, no row reads). */
+const TRANSCRIPT_TOP_SQL = `
+  SELECT rowid AS id, bm25(transcript_stem_fts) AS rank FROM transcript_stem_fts
+  WHERE transcript_stem_fts MATCH @match ORDER BY rank LIMIT @inner`;
+/** Those matches' rows, kept when they belong to the agent (and pass the filters). */
+const TRANSCRIPT_ROWS_SQL = `
+  SELECT t.id, t.content, t.created_at, t.conversation_id, t.role, j.value ->> '$[1]' AS rank
+  FROM json_each(@hits) AS j CROSS JOIN transcript t ON t.id = j.value ->> '$[0]'
+  WHERE t.agent_id = @agentId AND t.role IN ('user', 'assistant') AND t.created_at >= @since`;
+
 /** BM25-ranked full-text search of one scope. Throws SqliteError on a bad MATCH expression. */
 export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
-  const rows = db.prepare(SQL[scope]).all({
-    match: q.match,
-    agentId: q.agentId,
-    since: q.since ?? 0,
-    limit: q.limit,
-  }) as Row[];
+  const params = { match: q.match, agentId: q.agentId, since: q.since ?? 0, limit: q.limit };
+  if (scope === 'transcript') {
+    // Reading rows is the expensive part of a large match set (every row lookup decrypts a
+    // page), so rank in the FTS index first and read only the head. When the head does not
+    // hold enough of this agent's rows (a database shared by many agents), the exact
+    // agent-filtered query below answers instead.
+    const inner = q.limit * 3;
+    const top = db.prepare(TRANSCRIPT_TOP_SQL).all({ match: q.match, inner }) as {
+      id: number;
+      rank: number;
+    }[];
+    const rows = (
+      db.prepare(TRANSCRIPT_ROWS_SQL).all({
+        hits: JSON.stringify(top.map((r) => [r.id, r.rank])),
+        agentId: q.agentId,
+        since: q.since ?? 0,
+      }) as Row[]
+    ).sort((a, b) => a.rank - b.rank);
+    if (rows.length >= q.limit || top.length < inner) return rows.slice(0, q.limit).map(toHit);
+  }
+  const rows = db.prepare(SQL[scope]).all(params) as Row[];
   return rows.map(toHit);
 }
+
+/**
+ * How many rows of all agents contain the term (FTS5 document frequency), for dropping
+ * near-ubiquitous terms from large searches. `term` goes through buildMatchExpression first.
+ */
+export function ftsDocumentFrequency(db: Db, scope: FtsScope, match: string): number {
+  const table = FTS_TABLE[scope];
+  return (
+    db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`).get(match) as {
+      n: number;
+    }
+  ).n;
+}
+
+/** Rows in the scope's table, all agents (the N of document frequencies). */
+export function ftsRowCount(db: Db, scope: FtsScope): number {
+  const table = { transcript: 'transcript', episodes: 'episodes', pinned: 'pinned_facts' }[scope];
+  return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+}
+
+const FTS_TABLE: Record<FtsScope, string> = {
+  transcript: 'transcript_stem_fts',
+  episodes: 'episodes_stem_fts',
+  pinned: 'pinned_stem_fts',
+};
 
 const LIKE_SQL: Record<FtsScope, { text: string; at: string; sql: string }> = {
   transcript: {
