@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UI_CONTENT_SECURITY_POLICY } from '../src/shared/csp.ts';
+import { ensureElectronBuild } from './e2e/electron-build.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -55,7 +56,7 @@ beforeAll(() => {
   writeFileSync(join(dist, 'locales', 'en-US.pak'), 'placeholder');
   writeFileSync(join(dist, 'LICENSE'), 'placeholder');
 
-  run([join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build']);
+  ensureElectronBuild();
   run([
     join(root, 'node_modules/electron-builder/cli.js'),
     '--dir',
@@ -92,7 +93,8 @@ describe('package layout (electron-builder --dir --linux)', () => {
     expect([...asarFiles].some((f) => /^\/out\/renderer\/assets\/index-.*\.js$/.test(f))).toBe(
       true,
     );
-    // No source maps and no sources ship.
+    // No source maps, no sources, no copy of the browser build ship.
+    expect([...asarFiles].some((f) => f.startsWith('/out/renderer-web/'))).toBe(false);
     expect([...asarFiles].some((f) => f.startsWith('/src/'))).toBe(false);
   });
 

@@ -3,8 +3,9 @@
 // module resolve hook). The real engine starts on a real port with a real encrypted
 // database in a temporary userData; the stand-in then loads the page the window would
 // load, calls the IPC the preload would call (from a good and a foreign frame), and quits.
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { ensureElectronBuild } from './electron-build.ts';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -113,24 +114,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function newest(...files: string[]): number {
-  return Math.max(...files.map((f) => (existsSync(f) ? statSync(f).mtimeMs : 0)));
-}
-
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'cairn-electron-main-'));
-  const sources = [join(root, 'src/main/index.ts'), join(root, 'src/main/desktop/ipc.ts')];
-  if (!existsSync(mainBundle) || newest(mainBundle) < newest(...sources)) {
-    execFileSync(
-      process.execPath,
-      [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'],
-      {
-        cwd: root,
-        stdio: 'pipe',
-        timeout: 120_000,
-      },
-    );
-  }
+  ensureElectronBuild();
   writeFileSync(join(work, 'electron-stub.mjs'), STUB);
   writeFileSync(join(work, 'hooks.mjs'), HOOKS);
   writeFileSync(
