@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MemorySection } from '../../../shared/api.ts';
-import type { CompletionOptions, UpstreamClient } from '../services.ts';
-import {
-  classifyHeuristic,
-  classifyWithLlm,
-  mentionsKnownName,
-  nameSet,
-  parseSectionAnswer,
-} from './gate.ts';
+import { classifyHeuristic, mentionsKnownName, nameSet, parseSectionAnswer } from './gate.ts';
 
 const ctx = { knownNames: nameSet(['Caroline', 'Melanie', 'Project Falcon', 'Biscuit']) };
 
@@ -92,46 +85,8 @@ describe('names', () => {
   });
 });
 
-function upstreamAnswering(
-  answer: string | Error,
-  delayMs = 0,
-): UpstreamClient & {
-  calls: CompletionOptions[];
-} {
-  const calls: CompletionOptions[] = [];
-  return {
-    calls,
-    baseUrl: () => 'http://127.0.0.1:1',
-    complete: async (options) => {
-      calls.push(options);
-      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
-      if (answer instanceof Error) throw answer;
-      return { content: answer, model: options.model, tokens: 1 };
-    },
-  };
-}
-
-describe('llm gate', () => {
-  it('uses the Core Model answer with a short timeout', async () => {
-    const up = upstreamAnswering(' Episode.');
-    expect(await classifyWithLlm('hello there', ctx, { upstream: up, model: 'core' })).toBe(
-      'episode',
-    );
-    expect(up.calls[0]?.model).toBe('core');
-    expect(up.calls[0]?.timeoutMs).toBeLessThanOrEqual(2000);
-  });
-
-  it('falls back to the heuristic on errors and on garbage', async () => {
-    const failing = upstreamAnswering(new Error('down'));
-    expect(await classifyWithLlm('Who am I?', ctx, { upstream: failing, model: 'm' })).toBe(
-      'identity',
-    );
-    const garbage = upstreamAnswering('I think you should look at the facts maybe');
-    expect(await classifyWithLlm('Write a haiku', ctx, { upstream: garbage, model: 'm' })).toBe(
-      'none',
-    );
-  });
-
+// The llm mode against the Core Model (scripted upstream) is in test/gate-llm.test.ts.
+describe('llm gate answers', () => {
   it('parses one-word answers leniently', () => {
     expect(parseSectionAnswer('NONE')).toBe('none');
     expect(parseSectionAnswer('"pinned"')).toBe('pinned');

@@ -145,25 +145,49 @@ export async function classifyWithLlm(
   ctx: GateContext,
   options: LlmGateOptions,
 ): Promise<MemorySection> {
+  const timeoutMs = options.timeoutMs ?? 1_500;
+  // Our own deadline too: the request path must not wait on a provider that ignores it.
+  const abort = new AbortController();
+  const onOuterAbort = () => abort.abort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      resolve(null);
+    }, timeoutMs);
+  });
   try {
-    const result = await options.upstream.complete({
-      model: options.model,
-      messages: [
-        { role: 'system', content: LLM_PROMPT },
-        { role: 'user', content: message.slice(0, HEAD_CHARS) },
-      ],
-      temperature: 0,
-      maxTokens: 3,
-      timeoutMs: options.timeoutMs ?? 1_500,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const section = parseSectionAnswer(result.content);
-    if (section !== null) return section;
-    options.logger?.debug('llm gate answered something else; using the heuristic');
+    const answer = await Promise.race([
+      options.upstream
+        .complete({
+          model: options.model,
+          messages: [
+            { role: 'system', content: LLM_PROMPT },
+            { role: 'user', content: message.slice(0, HEAD_CHARS) },
+          ],
+          temperature: 0,
+          maxTokens: 3,
+          timeoutMs,
+          signal: abort.signal,
+        })
+        .then((r) => r.content),
+      deadline,
+    ]);
+    if (answer === null) {
+      options.logger?.warn('llm gate timed out; using the heuristic', { timeoutMs });
+    } else {
+      const section = parseSectionAnswer(answer);
+      if (section !== null) return section;
+      options.logger?.debug('llm gate answered something else; using the heuristic');
+    }
   } catch (err) {
     options.logger?.warn('llm gate failed; using the heuristic', {
       error: err instanceof Error ? err.message : String(err),
     });
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onOuterAbort);
   }
   return classifyHeuristic(message, ctx);
 }
