@@ -10,7 +10,7 @@ import type { Logger } from './logger.ts';
 import { resolveDatabaseKey } from './secrets.ts';
 import { type AppOptions, buildApp, listen } from './server/app.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './server/background.ts';
-import type { ConsolidatorService, EngineServices, SettingsService } from './services.ts';
+import type { EngineServices, SettingsService } from './services.ts';
 import { createSettingsService } from './settings-service.ts';
 import { openDataDirDatabase } from './store/database-file.ts';
 import { getMeta, setMeta } from './store/meta.ts';
@@ -19,6 +19,9 @@ import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createEmbedder } from './vector/embedder.ts';
 import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
 import { createMemoryReader } from './memory/memory-reader.ts';
+import { createConsolidator } from './memory/consolidator.ts';
+import { createVectorIndex } from './vector/vector-index.ts';
+import { createVectorService } from './vector/vector-service.ts';
 
 // createEngine(config) wires every part of the engine (DESIGN §1). It is used by the
 // headless CLI, the Electron main process and the tests alike; nothing here imports electron.
@@ -123,36 +126,6 @@ function withCoreModelOverride(
   };
 }
 
-// ---------------------------------------------------------------------------------------
-// Temporary fallbacks for parts that other helpers have not landed yet. Each is the
-// smallest honest behaviour (nothing injected, signals left pending for a later
-// distiller), and is replaced by the real module as soon as it exists.
-
-function createFallbackConsolidator(clock: Clock): ConsolidatorService {
-  return {
-    run: async (trigger, agentId) => {
-      const at = new Date(clock.now()).toISOString();
-      return {
-        id: 0,
-        trigger,
-        agent_id: agentId ?? null,
-        started_at: at,
-        finished_at: at,
-        status: 'error',
-        counts: {
-          decayed: 0,
-          merged: 0,
-          promoted: 0,
-          evicted: 0,
-          pruned_episodes: 0,
-          pruned_transcript: 0,
-        },
-        error: 'consolidation is not available in this build',
-      };
-    },
-  };
-}
-
 function defaultStaticUiDir(): string {
   return resolve(fileURLToPath(new URL('../../../out/renderer-web', import.meta.url)));
 }
@@ -223,17 +196,23 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       logger,
     });
 
-    const memory = createMemoryReader({ db, settings, upstream, vectors: null, logger, clock });
+    // Embeddings: the model loads in the background at start(); until it is ready (or when
+    // the backend is 'none') search runs on FTS5 alone.
+    const vectors =
+      embedder.state().status === 'disabled'
+        ? null
+        : createVectorService({ db, embedder, index: createVectorIndex(), logger, clock });
+    const memory = createMemoryReader({ db, settings, upstream, vectors, logger, clock });
     const distiller = createDistiller({
       db,
       settings,
       upstream,
-      vectors: null,
+      vectors,
       logger,
       clock,
       ...config.distiller,
     });
-    const consolidator = createFallbackConsolidator(clock);
+    const consolidator = createConsolidator({ db, settings, vectors, logger, clock });
 
     const services: EngineServices = {
       db,
@@ -250,7 +229,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       distiller,
       consolidator,
       embedder: { state: () => embedder.state() },
-      vectors: null,
+      vectors,
       startedAt: clock.now(),
     };
 
@@ -286,18 +265,22 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
         distiller.recover();
         const url = await listen(app, { host, port: config.port ?? 1337 });
         started = true;
-        // The model loads in the background: FTS5 search serves meanwhile.
-        void embedder.start().then(() => {
-          if (embedderAbort.signal.aborted) return;
-          const s = embedder.state();
-          if (s.status === 'error') log.warn('embedding model unavailable', { error: s.error });
-        });
+        consolidator.startTimer();
+        // The model loads in the background (then the index, then the backfill of rows
+        // without vectors): FTS5 search serves meanwhile.
+        if (vectors) {
+          void vectors.start(embedderAbort.signal).then(() => {
+            const st = embedder.state();
+            if (st.status === 'error') log.warn('embedding model unavailable', { error: st.error });
+          });
+        }
         log.info('listening', { url, keySource });
         return { url };
       },
       stop() {
         stopping ??= (async () => {
           embedderAbort.abort();
+          consolidator.stopTimer();
           try {
             await app.close();
           } catch (err) {
