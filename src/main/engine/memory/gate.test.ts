@@ -32,6 +32,9 @@ const table: [string, MemorySection][] = [
   ['Do I like spicy food?', 'pinned'],
   ["What's my dog's name?", 'pinned'],
   ['Any news on project falcon?', 'pinned'],
+  ['How long have Mel and her husband been married?', 'pinned'],
+  ['which car should I buy for a family of four?', 'none'],
+  ['Should I learn Carpentry or plumbing?', 'none'],
   ['Write a birthday poem for Melanie', 'pinned'],
   // none: generic tasks and general knowledge
   ['Write a haiku about autumn', 'none'],

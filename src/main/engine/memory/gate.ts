@@ -82,6 +82,17 @@ export function mentionsKnownName(text: string, names: ReadonlySet<string>): boo
     // two-word names ("new york", "anna smith")
     if (i + 1 < tokens.length && names.has(`${w} ${tokens[i + 1] as string}`)) return true;
   }
+  // Short forms: a capitalised word inside a sentence that starts a known name ("Mel" for
+  // Melanie, "Chris" for Christopher). Lower-case words never count ("car" ≠ Caroline).
+  for (const m of text.matchAll(/(?<=[^.!?\s]\s+)\p{Lu}\p{Ll}{2,}\b/gu)) {
+    const short = m[0].toLowerCase();
+    if (STOP_WORDS.has(short)) continue;
+    for (const name of names) {
+      if (name.length >= short.length + 2 && !name.includes(' ') && name.startsWith(short)) {
+        return true;
+      }
+    }
+  }
   return false;
 }
 
