@@ -16,7 +16,7 @@ export function MemoryChart({ history }: { history: Point[] }) {
   const t1 = Date.parse(points[points.length - 1]!.at);
   const span = Math.max(1, t1 - t0);
   const maxCount = Math.max(1, ...points.map((p) => p.pinned + p.episodes));
-  const niceMax = niceCeil(maxCount);
+  const niceMax = niceCeil(Math.max(5, maxCount));
   const iw = W - PAD.left - PAD.right;
   const ih = H - PAD.top - PAD.bottom;
   const x = (p: Point) =>
@@ -25,7 +25,8 @@ export function MemoryChart({ history }: { history: Point[] }) {
   const ySal = (v: number) => PAD.top + ih - Math.min(1, Math.max(0, v)) * ih;
   const line = (f: (p: Point) => number) =>
     points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p).toFixed(1)},${f(p).toFixed(1)}`).join(' ');
-  const ticks = [0, 0.25, 0.5, 0.75, 1];
+  // Fifths of a 1/2/5×10ⁿ maximum (at least 5) are whole numbers.
+  const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1];
   const last = points[points.length - 1]!;
   const summary = `From ${new Date(t0).toLocaleDateString()} to ${new Date(t1).toLocaleDateString()}: memory count ${
     points[0]!.pinned + points[0]!.episodes
@@ -57,16 +58,18 @@ export function MemoryChart({ history }: { history: Point[] }) {
               {Math.round(t * niceMax)}
             </text>
             <text className="chart-tick" x={W - PAD.right + 6} y={PAD.top + ih - t * ih + 4}>
-              {t.toFixed(2)}
+              {t.toFixed(1)}
             </text>
           </g>
         ))}
         <text className="chart-tick" x={PAD.left} y={H - 8}>
           {new Date(t0).toLocaleDateString()}
         </text>
-        <text className="chart-tick" x={W - PAD.right} y={H - 8} textAnchor="end">
-          {new Date(t1).toLocaleDateString()}
-        </text>
+        {t1 > t0 ? (
+          <text className="chart-tick" x={W - PAD.right} y={H - 8} textAnchor="end">
+            {new Date(t1).toLocaleDateString()}
+          </text>
+        ) : null}
         <path className="chart-line chart-count" d={line((p) => yCount(p.pinned + p.episodes))} />
         <path className="chart-line chart-salience" d={line((p) => ySal(p.avg_salience))} />
         {points.map((p) => (
@@ -96,6 +99,6 @@ export function MemoryChart({ history }: { history: Point[] }) {
 
 function niceCeil(n: number): number {
   const mag = 10 ** Math.floor(Math.log10(n));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * mag >= n) return m * mag;
+  for (const m of [1, 2, 5, 10]) if (m * mag >= n) return m * mag;
   return 10 * mag;
 }
