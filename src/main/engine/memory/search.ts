@@ -31,6 +31,8 @@ const NEIGHBOUR_LOOKUPS = 100;
 /** A turn inherits this share of its best-matching neighbour's score: a question's answer
  *  often sits in the reply to (or the message before) the turn that names the topic. */
 const NEIGHBOUR_WEIGHT = 0.4;
+/** A turn earns this share of the best score in its conversation. */
+const CONVERSATION_WEIGHT = 0.15;
 /** Content words a neighbour-only turn needs to be a result. */
 const MIN_NEIGHBOUR_WORDS = 3;
 /** Boost for a turn spoken by the person the query names ("What is Melanie's hobby?"). */
@@ -301,11 +303,21 @@ function rerankTranscript(
     }
   }
 
+  // Topic coherence: a turn of a conversation that matches the query well elsewhere is more
+  // likely about the same thing than an isolated hit.
+  const convBest = new Map<string, number>();
+  for (const h of hits) {
+    const k = h.conversation_id ?? '';
+    convBest.set(k, Math.max(convBest.get(k) ?? 0, h.score));
+  }
   for (const [id, row] of rows) {
     let best = 0;
     for (const n of adjacency.get(id) ?? []) best = Math.max(best, base.get(n) ?? 0);
     const own = base.get(id) ?? 0;
-    let rel = own + NEIGHBOUR_WEIGHT * best;
+    let rel =
+      own +
+      NEIGHBOUR_WEIGHT * best +
+      CONVERSATION_WEIGHT * (convBest.get(row.conversation_id ?? '') ?? 0);
     if (rel <= 0) continue;
     const speaker = speakerOf(row.content);
     const body = speaker === null ? row.content : row.content.slice(row.content.indexOf(':') + 1);
