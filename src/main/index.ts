@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, shell, type MessageBoxOptions } from 'electron';
 import { ErrorCode } from '../shared/errors.ts';
 import { ImportFileResult, IpcChannel, type ConnectionInfo } from '../shared/ipc.ts';
+import { setLinuxAutostart } from './desktop/autostart-linux.ts';
 import { createMainWindow } from './desktop/main-window.ts';
 import { allowUrlPrefixes, handle, handleSync } from './desktop/ipc.ts';
 import { promptRecoveryKey } from './desktop/recovery-window.ts';
@@ -267,7 +268,18 @@ async function main(): Promise<void> {
   }
 
   const applyLoginItem = (launchAtLogin: boolean) => {
-    if (process.platform === 'linux') return; // not supported by Electron on Linux
+    if (process.platform === 'linux') {
+      // Electron has no login items on Linux: write an XDG autostart entry instead.
+      try {
+        setLinuxAutostart(launchAtLogin, {
+          executable: process.env.APPIMAGE || process.execPath,
+          configHome: process.env.XDG_CONFIG_HOME,
+        });
+      } catch (err) {
+        log.warn('could not update the autostart entry', { err: (err as Error).message });
+      }
+      return;
+    }
     // Started at login: open in the tray only (the --hidden flag, read below).
     app.setLoginItemSettings({ openAtLogin: launchAtLogin, args: ['--hidden'] });
   };

@@ -158,6 +158,7 @@ describe('Electron main bundle (with a recording electron stand-in)', () => {
           CAIRN_PORT: String(port),
           CAIRN_DB_KEY: 'ab'.repeat(32),
           CAIRN_LOG_LEVEL: 'warn',
+          XDG_CONFIG_HOME: join(work, 'config'),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
