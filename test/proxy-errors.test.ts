@@ -126,6 +126,22 @@ describe('proxy: upstream failures become clean OpenAI-shaped errors', () => {
     expect(recorded()).toBe(0);
   });
 
+  it('aborts a pending upstream call when the client gives up before the answer', async () => {
+    h.upstream.enqueue({ kind: 'chat', content: 'too late', delayMs: 250 });
+    const controller = new AbortController();
+    const pending = client.chat.completions.create(
+      { model: 'scripted-model', messages: [{ role: 'user', content: 'slow one' }] },
+      { ...agent, signal: controller.signal },
+    );
+    await h.upstream.waitForChatRequests(1);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(h.upstream.chatRequests()[0]!.clientAborted).toBe(true);
+    await h.idle();
+    expect(recorded()).toBe(0);
+  });
+
   it('still serves after the failures', async () => {
     h.upstream.enqueue({ kind: 'chat', content: 'fine' });
     const res = await ask();

@@ -132,6 +132,13 @@ function upstreamOf(services: EngineServices): ProviderClient {
   return u;
 }
 
+/** The client closed the connection: nothing can be sent; end the request quietly. */
+function clientGone(reply: FastifyReply): FastifyReply {
+  reply.hijack();
+  if (!reply.raw.destroyed) reply.raw.destroy();
+  return reply;
+}
+
 /** Aborts when the client goes away before the response was fully written. */
 function clientAbortSignal(reply: FastifyReply): AbortController {
   const controller = new AbortController();
@@ -263,7 +270,7 @@ export function registerProxyRoutes(
           }
         } catch (err) {
           // Memory is an addition: when it fails the request still gets its answer.
-          if (abort.signal.aborted) return reply;
+          if (abort.signal.aborted) return clientGone(reply);
           log.error('building the memory context failed; forwarding without memory', { err });
         }
       }
@@ -278,7 +285,7 @@ export function registerProxyRoutes(
         signal: abort.signal,
       });
     } catch (err) {
-      if (abort.signal.aborted && !isCairnError(err)) return reply;
+      if (abort.signal.aborted && !isCairnError(err)) return clientGone(reply);
       throw err;
     }
 
@@ -299,7 +306,7 @@ export function registerProxyRoutes(
     try {
       text = await res.text();
     } catch (err) {
-      if (abort.signal.aborted) return reply;
+      if (abort.signal.aborted) return clientGone(reply);
       throw new CairnError(
         ErrorCode.UpstreamError,
         'The upstream provider closed the connection before the answer was complete.',
