@@ -282,6 +282,45 @@ describe('Cairn UI end to end', () => {
     await shot(page, 'consolidation');
   });
 
+  it('works from the keyboard alone', async () => {
+    await page.goto(`${h.url}/#/overview`);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.keyboard.press('Tab');
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Skip to content');
+    // Tab to the Memory link and follow it with Enter.
+    for (let i = 0; i < 10; i++) {
+      await page.keyboard.press('Tab');
+      if ((await page.evaluate(() => document.activeElement?.textContent)) === 'Memory') break;
+    }
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Memory', level: 1 }).waitFor();
+    await page.getByLabel('Agent').selectOption(AGENT);
+    // Arrow keys move between the memory tabs.
+    await page.getByRole('tab', { name: 'Pinned facts' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect
+      .poll(() => page.getByRole('tab', { name: 'Episodes' }).getAttribute('aria-selected'))
+      .toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    // Escape closes the forget dialog and gives focus back to the button that opened it.
+    const forget = page
+      .getByRole('list', { name: 'Pinned facts' })
+      .getByRole('button', { name: 'Forget' })
+      .first();
+    await forget.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alertdialog').waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('alertdialog').count()).toBe(0);
+    await expect.poll(() => forget.evaluate((el) => el === document.activeElement)).toBe(true);
+  });
+
   it('screenshots every page at 100% and 200% zoom, light and dark', async () => {
     const pages = ['Overview', 'Agents', 'Memory', 'Consolidation', 'Settings', 'Diagnostics'];
     const variants = [
