@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HealthResponse } from '../src/shared/api.ts';
 import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
 import { request as httpRequest } from 'node:http';
 
@@ -54,6 +55,14 @@ describe('server: auth, host and origin', () => {
       upstream: { configured: true },
       memoryEnabled: true,
     });
+    expect(HealthResponse.safeParse(res.body).success).toBe(true);
+  });
+
+  it('says clearly when the port is taken', async () => {
+    const port = Number(new URL(h.url).port);
+    const other = await startEngine({ upstream: null, config: { port } }).catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(Error);
+    expect((other as Error).message).toMatch(/already in use/);
   });
 
   const cases: [string, Parameters<typeof raw>, number, string][] = [

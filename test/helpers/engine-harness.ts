@@ -88,7 +88,15 @@ export async function startEngine(options: EngineHarnessOptions = {}): Promise<E
     if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
-  const { url } = await engine.start();
+  let url: string;
+  try {
+    ({ url } = await engine.start());
+  } catch (err) {
+    await engine.stop();
+    if (ownUpstream) await upstream?.close();
+    if (ownDir) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  }
 
   const api: EngineHarness['api'] = async (method, path, body, headers = {}) => {
     const res = await fetch(url + path, {

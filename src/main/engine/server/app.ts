@@ -83,7 +83,19 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
     }
   });
 
-  registerErrorHandler(app, services.logger.child('http'));
+  const httpLog = services.logger.child('http');
+  registerErrorHandler(app, httpLog);
+  if (httpLog.level === 'debug') {
+    // Method, route, status and time only: never bodies or headers.
+    app.addHook('onResponse', async (request, reply) => {
+      httpLog.debug('request', {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      });
+    });
+  }
   registerSecurity(app, {
     token: services.token,
     allowedHosts: options.allowedHosts,
@@ -120,7 +132,21 @@ export interface ListenOptions {
 
 /** Listens and resolves with the URL clients use (`http://127.0.0.1:<port>`). */
 export async function listen(app: FastifyInstance, options: ListenOptions): Promise<string> {
-  await app.listen({ host: options.host, port: options.port });
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new CairnError(
+        ErrorCode.Conflict,
+        code === 'EADDRINUSE'
+          ? `Port ${options.port} on ${options.host} is already in use (is Cairn already running?). Choose another with --port.`
+          : `Cannot listen on ${options.host}:${options.port} (${code}).`,
+        { status: 500, cause: err },
+      );
+    }
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
