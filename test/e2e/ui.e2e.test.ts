@@ -234,6 +234,32 @@ describe('Cairn UI end to end', () => {
     );
     expect((await contextCat()).body.block).not.toContain('Pixelbeard');
 
+    // The UI's search agrees: the edited fact is found, the forgotten one is not.
+    await page.getByRole('tab', { name: 'Search' }).click();
+    const searchBox = page.getByRole('searchbox', { name: 'Search' });
+    await searchBox.fill('jasmine tea');
+    await page.getByLabel('Scope').selectOption('pinned');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.getByText('Ada drinks jasmine tea every morning').waitFor();
+    await searchBox.fill('Pixelbeard cat');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('Nothing found.').waitFor();
+
+    // Identity is edited in its own tab.
+    await page.getByRole('tab', { name: 'Identity' }).click();
+    await page.getByLabel('Narrative').fill('Ada is a hydrologist who lives in Lisbon.');
+    await page.getByLabel('Always-on facts (one per line)').fill('Answer in British English');
+    await page.getByRole('button', { name: 'Save identity' }).click();
+    await page.getByText('Identity saved.').waitFor();
+    const identity = await h.api<{ narrative: string; overrides: string[] }>(
+      'GET',
+      `/memory/identity?agent_id=${AGENT}`,
+    );
+    expect(identity.body.narrative).toBe('Ada is a hydrologist who lives in Lisbon.');
+    expect(identity.body.overrides).toEqual(['Answer in British English']);
+    await shot(page, 'memory-identity');
+
     // The UI's own preview agrees.
     await go(page, 'Agents');
     await page.getByRole('button', { name: AGENT }).click();
@@ -265,6 +291,14 @@ describe('Cairn UI end to end', () => {
     await go(page, 'Settings');
     await expect.poll(() => page.getByLabel('Memory budget (tokens)').inputValue()).toBe('1500');
     await shot(page, 'settings');
+
+    // Test connection lists the upstream's models through Cairn.
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText(/Connected: 2 models available/).waitFor();
+    await page
+      .getByRole('list', { name: 'Available models' })
+      .getByText('scripted-model')
+      .waitFor();
   });
 
   it('runs consolidation now and shows the report and history', async () => {

@@ -14,7 +14,7 @@ export function IdentityEditor({ agentId }: { agentId: string }) {
   });
   if (identity.isPending) return <Loading />;
   if (identity.error) return <ErrorBox error={identity.error} />;
-  return <IdentityForm identity={identity.data} key={identity.data.updated_at ?? 'new'} />;
+  return <IdentityForm identity={identity.data} />;
 }
 
 function IdentityForm({ identity }: { identity: Identity }) {
