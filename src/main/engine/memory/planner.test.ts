@@ -152,6 +152,36 @@ describe('fitBlock', () => {
     expect(fitBlock('2025-01-01', [{ title: 'Facts', lines: [] }], 800)).toEqual({
       block: '',
       used: [],
+      tokens: 0,
     });
+  });
+
+  it('stays within every budget for lines of every length and script', () => {
+    const samples = [
+      'ok',
+      'Caroline: I went to a LGBTQ support group yesterday and it was so powerful.',
+      '日本語のテキストはとても長いです。'.repeat(9),
+      'emoji 🔥🎉 and punctuation!!! ??? ... '.repeat(5),
+      'x'.repeat(700),
+      'word '.repeat(300),
+    ];
+    const lines = Array.from({ length: 40 }, (_, i) => ({
+      text: `${i} ${samples[i % samples.length] as string}`,
+      order: i,
+    }));
+    for (let budget = 100; budget <= 1200; budget += 37) {
+      const r = fitBlock(
+        '2025-01-01',
+        [
+          { title: 'About the user', lines: lines.slice(0, 3) },
+          { title: 'Facts', lines: lines.slice(3, 20) },
+          { title: 'Conversation excerpts', lines: lines.slice(20) },
+        ],
+        budget,
+      );
+      expect(r.block).not.toBe('');
+      expect(r.tokens).toBe(countTokens(r.block));
+      expect(r.tokens, `budget ${budget}`).toBeLessThanOrEqual(budget);
+    }
   });
 });

@@ -27,6 +27,8 @@ export const SECTION_TITLES = {
 
 /** One memory line never takes more than this (a pasted document stays a short excerpt). */
 const MAX_LINE_TOKENS = 120;
+/** "\n- " before each line. */
+const LINE_PREFIX_TOKENS = 2;
 /** Conversation lines added under a facts / episodes section when there is room. */
 const COMPLEMENT_LINES = 6;
 /** Conversation lines when the transcript is the section (or the primary found nothing). */
@@ -114,7 +116,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     groups.push(hitGroup(SECTION_TITLES.transcript, lines, transcriptLine));
   }
 
-  const { block, used } = fitBlock(localDate(deps.clock.now()), groups, input.budgetTokens);
+  const { block, used, tokens } = fitBlock(localDate(deps.clock.now()), groups, input.budgetTokens);
   if (block === '') return { section, block: '', tokens: 0 };
 
   if (input.bumpUsage !== false) {
@@ -124,7 +126,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     bumpPinnedUsage(deps.db, agentId, pinnedIds, now);
     bumpEpisodeUsage(deps.db, agentId, episodeIds, now);
   }
-  return { section, block, tokens: countTokens(block) };
+  return { section, block, tokens };
 }
 
 function hitGroup(title: string, hits: RankedHit[], render: (h: RankedHit) => string): Group {
@@ -141,7 +143,7 @@ export function fitBlock(
   date: string,
   groups: Group[],
   budgetTokens: number,
-): { block: string; used: RankedHit[] } {
+): { block: string; used: RankedHit[]; tokens: number } {
   const head = `[Memory]\nCurrent date: ${date}`;
   const tail = '[/Memory]';
   let spent = countTokens(`${head}\n${tail}`);
@@ -149,11 +151,18 @@ export function fitBlock(
   for (const g of groups) {
     const titleCost = countTokens(`\n## ${g.title}`);
     for (const line of g.lines) {
-      const room = budgetTokens - spent - (chosen.has(g) ? 0 : titleCost) - 2;
+      const title = chosen.has(g) ? 0 : titleCost;
+      const room = budgetTokens - spent - title - LINE_PREFIX_TOKENS;
       if (room <= 3) break;
-      const text = truncateToTokens(line.text, Math.min(MAX_LINE_TOKENS, room));
-      if (text === '') continue;
-      const cost = countTokens(`\n- ${text}`) + (chosen.has(g) ? 0 : titleCost);
+      // One count per line in the common case; only long lines are cut and re-counted.
+      let text = line.text;
+      let cost = countTokens(`\n- ${text}`);
+      if (cost - LINE_PREFIX_TOKENS > Math.min(MAX_LINE_TOKENS, room)) {
+        text = truncateToTokens(text, Math.min(MAX_LINE_TOKENS, room));
+        if (text === '') continue;
+        cost = countTokens(`\n- ${text}`);
+      }
+      cost += title;
       if (spent + cost > budgetTokens) continue;
       spent += cost;
       const list = chosen.get(g) ?? [];
@@ -181,14 +190,14 @@ export function fitBlock(
     return parts.join('\n');
   };
   const hasLines = () => [...chosen.values()].some((l) => l.length > 0);
-  if (!hasLines()) return { block: '', used: [] };
+  if (!hasLines()) return { block: '', used: [], tokens: 0 };
   let block = render();
   // Token counts of the parts and of the whole can differ by a token or two at the joins.
-  while (countTokens(block) > budgetTokens && hasLines()) {
+  while (spent + 8 > budgetTokens && countTokens(block) > budgetTokens && hasLines()) {
     const last = [...chosen.entries()].reverse().find(([, l]) => l.length > 0);
     last?.[1].pop();
     block = hasLines() ? render() : '';
   }
   const used = [...chosen.values()].flat().flatMap((l) => (l.hit ? [l.hit] : []));
-  return { block, used };
+  return { block, used, tokens: block === '' ? 0 : countTokens(block) };
 }

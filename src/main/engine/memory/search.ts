@@ -200,7 +200,10 @@ function pruneCommonTerms(deps: SearchDeps, scope: FtsScope, terms: string[]): s
       let df = stats.df.get(key);
       if (!df || now - df.at > STATS_TTL_MS) {
         const match = buildMatchExpression([term]);
-        df = { n: match === null ? 0 : ftsDocumentFrequency(deps.db, scope, match), at: now };
+        df = {
+          n: match === null ? 0 : ftsDocumentFrequency(deps.db, scope, match, limit + 1),
+          at: now,
+        };
         if (stats.df.size >= STATS_ENTRIES) stats.df.clear();
         stats.df.set(key, df);
       }

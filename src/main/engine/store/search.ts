@@ -1,7 +1,27 @@
 // Retrieval queries of the read path (DESIGN §7). Every query is scoped by agent_id; the
 // query text only ever reaches SQLite as a bound parameter (an FTS5 MATCH expression built
 // from sanitised terms by memory/text.ts, or escaped LIKE patterns).
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { Db } from './migrate.ts';
+
+// Prepared statements per connection: preparing costs more than running these queries, and
+// the read path runs on every proxied request. Keyed weakly by the connection (no global).
+const statements = new WeakMap<Db, Map<string, Statement>>();
+function prepared(db: Db, sql: string): Statement {
+  let perDb = statements.get(db);
+  if (!perDb) {
+    perDb = new Map();
+    statements.set(db, perDb);
+  }
+  let stmt = perDb.get(sql);
+  if (!stmt) {
+    stmt = db.prepare(sql);
+    // LIKE statements vary with the number of terms: keep the cache bounded.
+    if (perDb.size > 200) perDb.clear();
+    perDb.set(sql, stmt);
+  }
+  return stmt;
+}
 
 export type FtsScope = 'transcript' | 'episodes' | 'pinned';
 
@@ -92,12 +112,12 @@ export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
     // hold enough of this agent's rows (a database shared by many agents), the exact
     // agent-filtered query below answers instead.
     const inner = q.limit * 3;
-    const top = db.prepare(TRANSCRIPT_TOP_SQL).all({ match: q.match, inner }) as {
+    const top = prepared(db, TRANSCRIPT_TOP_SQL).all({ match: q.match, inner }) as {
       id: number;
       rank: number;
     }[];
     const rows = (
-      db.prepare(TRANSCRIPT_ROWS_SQL).all({
+      prepared(db, TRANSCRIPT_ROWS_SQL).all({
         hits: JSON.stringify(top.map((r) => [r.id, r.rank])),
         agentId: q.agentId,
         since: q.since ?? 0,
@@ -105,27 +125,29 @@ export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
     ).sort((a, b) => a.rank - b.rank);
     if (rows.length >= q.limit || top.length < inner) return rows.slice(0, q.limit).map(toHit);
   }
-  const rows = db.prepare(SQL[scope]).all(params) as Row[];
+  const rows = prepared(db, SQL[scope]).all(params) as Row[];
   return rows.map(toHit);
 }
 
 /**
- * How many rows of all agents contain the term (FTS5 document frequency), for dropping
- * near-ubiquitous terms from large searches. `term` goes through buildMatchExpression first.
+ * How many rows of all agents contain the term (FTS5 document frequency), counted up to
+ * `cap` (a near-ubiquitous term is not walked to the end), for dropping such terms from
+ * large searches. `match` comes from buildMatchExpression.
  */
-export function ftsDocumentFrequency(db: Db, scope: FtsScope, match: string): number {
+export function ftsDocumentFrequency(db: Db, scope: FtsScope, match: string, cap: number): number {
   const table = FTS_TABLE[scope];
   return (
-    db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`).get(match) as {
-      n: number;
-    }
+    prepared(
+      db,
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
+    ).get(match, cap) as { n: number }
   ).n;
 }
 
 /** Rows in the scope's table, all agents (the N of document frequencies). */
 export function ftsRowCount(db: Db, scope: FtsScope): number {
   const table = { transcript: 'transcript', episodes: 'episodes', pinned: 'pinned_facts' }[scope];
-  return (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  return (prepared(db, `SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 }
 
 const FTS_TABLE: Record<FtsScope, string> = {
@@ -187,7 +209,7 @@ export function searchLike(
   const sql =
     spec.sql.replace('%SCORE%', score).replace('%ANY%', likes.join(' OR ')) +
     ` ORDER BY rank, ${spec.at} DESC LIMIT @limit`;
-  const rows = db.prepare(sql).all(params) as Row[];
+  const rows = prepared(db, sql).all(params) as Row[];
   return rows.map(toHit);
 }
 
@@ -207,17 +229,16 @@ export function transcriptNeighbours(
 ): Map<number, TranscriptNeighbours> {
   const out = new Map<number, TranscriptNeighbours>();
   if (ids.length === 0) return out;
-  const rows = db
-    .prepare(
-      `SELECT t.id,
+  const rows = prepared(
+    db,
+    `SELECT t.id,
          (SELECT max(p.id) FROM transcript p WHERE p.agent_id = t.agent_id
             AND p.conversation_id = t.conversation_id AND p.id < t.id) AS prev,
          (SELECT min(n.id) FROM transcript n WHERE n.agent_id = t.agent_id
             AND n.conversation_id = t.conversation_id AND n.id > t.id) AS next
        FROM json_each(?) AS j CROSS JOIN transcript t ON t.id = j.value
        WHERE t.agent_id = ?`,
-    )
-    .all(JSON.stringify(ids), agentId) as {
+  ).all(JSON.stringify(ids), agentId) as {
     id: number;
     prev: number | null;
     next: number | null;
@@ -254,7 +275,7 @@ export function getRowsByIds(
 ): Map<number, StoredHit> {
   const out = new Map<number, StoredHit>();
   if (ids.length === 0) return out;
-  const rows = db.prepare(BY_IDS[scope]).all({ ids: JSON.stringify(ids), agentId }) as Row[];
+  const rows = prepared(db, BY_IDS[scope]).all({ ids: JSON.stringify(ids), agentId }) as Row[];
   for (const r of rows) out.set(r.id, { ...toHit(r), score: 0 });
   return out;
 }
@@ -267,7 +288,8 @@ export function bumpPinnedUsage(
   now: number,
 ): void {
   if (ids.length === 0) return;
-  db.prepare(
+  prepared(
+    db,
     `UPDATE pinned_facts SET use_count = use_count + 1, last_used = ?
      WHERE id IN (SELECT value FROM json_each(?)) AND +agent_id = ?`,
   ).run(now, JSON.stringify(ids), agentId);
@@ -281,22 +303,22 @@ export function bumpEpisodeUsage(
   now: number,
 ): void {
   if (ids.length === 0) return;
-  db.prepare(
+  prepared(
+    db,
     `UPDATE episodes SET last_used = ? WHERE id IN (SELECT value FROM json_each(?)) AND +agent_id = ?`,
   ).run(now, JSON.stringify(ids), agentId);
 }
 
 /** The agent's most salient active facts (identity / pinned sections without a query match). */
 export function topPinnedFacts(db: Db, agentId: string, limit: number): StoredHit[] {
-  const rows = db
-    .prepare(
-      `SELECT p.id, p.content, p.created_at, e.conversation_id, -p.salience AS rank
+  const rows = prepared(
+    db,
+    `SELECT p.id, p.content, p.created_at, e.conversation_id, -p.salience AS rank
        FROM pinned_facts p
        LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
        WHERE p.agent_id = ? AND p.status = 'active'
        ORDER BY p.pinned_by_user DESC, p.salience DESC, p.use_count DESC, p.id DESC LIMIT ?`,
-    )
-    .all(agentId, limit) as Row[];
+  ).all(agentId, limit) as Row[];
   return rows.map(toHit);
 }
 
@@ -306,12 +328,11 @@ export function recentEpisodeEntities(
   agentId: string,
   limit: number,
 ): { entities: string; topics: string }[] {
-  return db
-    .prepare(
-      `SELECT entities, topics FROM episodes WHERE agent_id = ?
+  return prepared(
+    db,
+    `SELECT entities, topics FROM episodes WHERE agent_id = ?
        ORDER BY conversation_at DESC LIMIT ?`,
-    )
-    .all(agentId, limit) as { entities: string; topics: string }[];
+  ).all(agentId, limit) as { entities: string; topics: string }[];
 }
 
 /**
@@ -321,12 +342,11 @@ export function recentEpisodeEntities(
  */
 export function recentTranscriptSample(db: Db, agentId: string, limit: number): string[] {
   return (
-    db
-      .prepare(
-        `SELECT substr(content, 1, 60) AS head FROM transcript
+    prepared(
+      db,
+      `SELECT substr(content, 1, 60) AS head FROM transcript
          WHERE agent_id = ? ORDER BY created_at DESC LIMIT ?`,
-      )
-      .all(agentId, limit) as { head: string }[]
+    ).all(agentId, limit) as { head: string }[]
   ).map((r) => r.head);
 }
 
@@ -335,14 +355,13 @@ export function memoryPresence(
   db: Db,
   agentId: string,
 ): { transcript: boolean; episodes: boolean; pinned: boolean } {
-  const row = db
-    .prepare(
-      `SELECT
+  const row = prepared(
+    db,
+    `SELECT
          EXISTS (SELECT 1 FROM transcript WHERE agent_id = @a) AS transcript,
          EXISTS (SELECT 1 FROM episodes WHERE agent_id = @a) AS episodes,
          EXISTS (SELECT 1 FROM pinned_facts WHERE agent_id = @a AND status = 'active') AS pinned`,
-    )
-    .get({ a: agentId }) as { transcript: number; episodes: number; pinned: number };
+  ).get({ a: agentId }) as { transcript: number; episodes: number; pinned: number };
   return {
     transcript: row.transcript === 1,
     episodes: row.episodes === 1,
@@ -359,12 +378,11 @@ export function searchTranscriptPlainBm25(
   q: { agentId: string; match: string; limit: number },
 ): number[] {
   return (
-    db
-      .prepare(
-        `SELECT t.id FROM transcript_fts CROSS JOIN transcript t ON t.id = transcript_fts.rowid
+    prepared(
+      db,
+      `SELECT t.id FROM transcript_fts CROSS JOIN transcript t ON t.id = transcript_fts.rowid
          WHERE transcript_fts MATCH ? AND t.agent_id = ?
          ORDER BY bm25(transcript_fts) LIMIT ?`,
-      )
-      .all(q.match, q.agentId, q.limit) as { id: number }[]
+    ).all(q.match, q.agentId, q.limit) as { id: number }[]
   ).map((r) => r.id);
 }
