@@ -49,9 +49,6 @@ export function AgentsPage({
                     Pending
                   </th>
                   <th scope="col">Last activity</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -69,6 +66,10 @@ export function AgentsPage({
                       >
                         {a.id}
                       </button>
+                      <br />
+                      <a className="small" href={routeHref('memory', { agent: a.id })}>
+                        Browse memory
+                      </a>
                     </th>
                     <td className="num">{a.pinned_count}</td>
                     <td className="num">{a.episode_count}</td>
@@ -78,11 +79,6 @@ export function AgentsPage({
                     </td>
                     <td title={formatDate(a.last_activity_at)}>
                       {formatRelative(a.last_activity_at)}
-                    </td>
-                    <td className="actions">
-                      <a className="btn btn-small" href={routeHref('memory', { agent: a.id })}>
-                        Browse memory
-                      </a>
                     </td>
                   </tr>
                 ))}
