@@ -290,6 +290,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           distiller.stop();
           await background.drain(3000);
           await writer.close().catch((err: unknown) => log.error('writer close failed', { err }));
+          upstream.close();
           await embedder.close().catch(() => {});
           try {
             db.pragma('wal_checkpoint(TRUNCATE)');

@@ -1,3 +1,5 @@
+import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -8,9 +10,12 @@ import type {
   UpstreamClient,
 } from '../services.ts';
 
-// The user's model provider, spoken to in the OpenAI wire format with plain fetch (undici,
-// keep-alive by default). Every failure becomes a CairnError with an OpenAI-shaped code so
-// the proxy can answer the client with a clear status instead of a stack.
+// The user's model provider, spoken to in the OpenAI wire format over plain node:http(s)
+// with keep-alive agents (no SDK). fetch() was the first choice; measured on the proxy's hot
+// path it cost ~0.1-0.2 ms more per request (its body goes through a web stream and is
+// written in pieces), so the transport is the lower-level client and the answer body is read
+// as a Node stream. Every failure becomes a CairnError with an OpenAI-shaped code so the
+// proxy can answer the client with a clear status instead of a stack.
 
 export interface UpstreamConfig {
   /** From the CLI/env; wins over the providers of the settings when given. */
@@ -35,6 +40,16 @@ export interface ForwardRequest {
   signal?: AbortSignal;
 }
 
+/** A 2xx answer of the provider; the body is read once, as text or chunk by chunk. */
+export interface UpstreamResponse {
+  status: number;
+  contentType: string | null;
+  /** The body as a Node stream (chunks as they arrive). Errors if the answer is cut short. */
+  body: IncomingMessage;
+  /** The whole body; rejects when the connection closed before it was complete. */
+  text(): Promise<string>;
+}
+
 /** The proxy's view of the upstream: the Core Model client plus raw forwarding. */
 export interface ProviderClient extends UpstreamClient {
   target(): UpstreamTarget | null;
@@ -45,7 +60,9 @@ export interface ProviderClient extends UpstreamClient {
    * Throws CairnError: no_upstream_configured, upstream_unavailable, upstream_timeout, or
    * upstream_error (4xx keeps the provider's status and message; 5xx becomes 502).
    */
-  forward(request: ForwardRequest): Promise<Response>;
+  forward(request: ForwardRequest): Promise<UpstreamResponse>;
+  /** Closes kept-alive connections (engine shutdown). */
+  close(): void;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 300_000;
@@ -60,8 +77,24 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/** Reads a whole body; rejects when the connection closed before the end. */
+export function readBody(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => parts.push(chunk));
+    res.once('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    res.once('error', reject);
+    res.once('close', () => {
+      if (!res.complete) reject(new Error('the connection closed before the answer was complete'));
+    });
+  });
+}
+
 /** Turns a non-2xx provider answer into a CairnError carrying the provider's message. */
-export async function upstreamHttpError(res: Response): Promise<CairnError> {
+export async function upstreamHttpError(res: {
+  status: number;
+  text(): Promise<string>;
+}): Promise<CairnError> {
   let message = '';
   try {
     const text = await res.text();
@@ -153,60 +186,113 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
     return cachedTarget;
   };
 
-  const forward = async (request: ForwardRequest): Promise<Response> => {
+  const agents = {
+    http: new HttpAgent({ keepAlive: true, maxSockets: 256 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
+  };
+
+  const forward = (request: ForwardRequest): Promise<UpstreamResponse> => {
     const t = target();
     if (!t) {
-      throw new CairnError(
-        ErrorCode.NoUpstream,
-        'No upstream model provider is configured. Add one in Settings (providers), or start with --upstream <url> / CAIRN_UPSTREAM_URL.',
+      return Promise.reject(
+        new CairnError(
+          ErrorCode.NoUpstream,
+          'No upstream model provider is configured. Add one in Settings (providers), or start with --upstream <url> / CAIRN_UPSTREAM_URL.',
+        ),
       );
     }
-    const url = t.baseUrl + request.path;
-    const headers: Record<string, string> = { accept: 'application/json, text/event-stream' };
-    if (request.body !== undefined) headers['content-type'] = 'application/json';
+    let url: URL;
+    try {
+      url = new URL(t.baseUrl + request.path);
+    } catch (err) {
+      return Promise.reject(networkError(err, t.baseUrl));
+    }
+    const secure = url.protocol === 'https:';
+    const headers: Record<string, string | number> = {
+      accept: 'application/json, text/event-stream',
+    };
+    let body: Buffer | undefined;
+    if (request.body !== undefined) {
+      body = Buffer.from(request.body, 'utf8');
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = body.length;
+    }
     if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
 
-    // The timer covers the wait for the answer's headers only; the body (a stream may last
-    // minutes) is guarded by the caller's inter-chunk timeout.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeout);
-    const onAbort = () => controller.abort();
-    if (request.signal) {
-      if (request.signal.aborted) controller.abort();
-      else request.signal.addEventListener('abort', onAbort, { once: true });
-    }
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method: request.method,
-        headers,
-        body: request.body,
-        signal: controller.signal,
-      });
-    } catch (err) {
-      if (timedOut) {
-        throw new CairnError(
-          ErrorCode.UpstreamTimeout,
-          `The upstream provider did not answer within ${Math.round(timeout / 1000)} s.`,
-          { cause: err },
+    return new Promise<UpstreamResponse>((resolve, reject) => {
+      let settled = false;
+      const fail = (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        request.signal?.removeEventListener('abort', onAbort);
+        reject(err);
+      };
+      const req = (secure ? httpsRequest : httpRequest)(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port || (secure ? 443 : 80),
+          path: url.pathname + url.search,
+          method: request.method,
+          headers,
+          agent: secure ? agents.https : agents.http,
+          auth:
+            url.username || url.password
+              ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+              : undefined,
+        },
+        (res) => {
+          if (settled) {
+            res.destroy();
+            return;
+          }
+          settled = true;
+          clearTimeout(timer);
+          const status = res.statusCode ?? 502;
+          const contentType = (res.headers['content-type'] as string | undefined) ?? null;
+          // Aborting after the headers (client gone) still tears the body down.
+          const onBodyAbort = () => res.destroy();
+          request.signal?.removeEventListener('abort', onAbort);
+          request.signal?.addEventListener('abort', onBodyAbort, { once: true });
+          res.once('close', () => request.signal?.removeEventListener('abort', onBodyAbort));
+          const answer: UpstreamResponse = {
+            status,
+            contentType,
+            body: res,
+            text: () => readBody(res),
+          };
+          if (status >= 200 && status < 300) {
+            resolve(answer);
+            return;
+          }
+          log.warn('upstream answered with an error', { status, path: request.path });
+          upstreamHttpError(answer).then(reject, reject);
+        },
+      );
+      // The timer covers the wait for the answer's headers only; the body (a stream may
+      // last minutes) is guarded by the caller's inter-chunk timeout.
+      const timer = setTimeout(() => {
+        req.destroy();
+        fail(
+          new CairnError(
+            ErrorCode.UpstreamTimeout,
+            `The upstream provider did not answer within ${Math.round(timeout / 1000)} s.`,
+          ),
         );
+      }, timeout);
+      const onAbort = () => {
+        req.destroy();
+        fail(Object.assign(new Error('The request was aborted.'), { name: 'AbortError' }));
+      };
+      if (request.signal?.aborted) {
+        onAbort();
+        return;
       }
-      if (request.signal?.aborted) throw err;
-      throw networkError(err, t.baseUrl);
-    } finally {
-      clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
-    }
-    if (!res.ok) {
-      const error = await upstreamHttpError(res);
-      log.warn('upstream answered with an error', { status: res.status, path: request.path });
-      throw error;
-    }
-    return res;
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (err) => fail(networkError(err, t.baseUrl)));
+      req.end(body);
+    });
   };
 
   const complete = async (opts: CompletionOptions): Promise<CompletionResult> => {
@@ -222,7 +308,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
     if (opts.timeoutMs !== undefined) signals.push(AbortSignal.timeout(opts.timeoutMs));
     const signal = signals.length ? AbortSignal.any(signals) : undefined;
 
-    const send = async (json: boolean): Promise<Response> => {
+    const send = async (json: boolean): Promise<UpstreamResponse> => {
       const payload = json ? { ...body, response_format: { type: 'json_object' } } : body;
       try {
         return await forward({
@@ -243,7 +329,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
       }
     };
 
-    let res: Response;
+    let res: UpstreamResponse;
     try {
       res = await send(opts.json === true);
     } catch (err) {
@@ -262,8 +348,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
       usage?: { total_tokens?: number };
     };
     try {
-      json = (await res.json()) as typeof json;
+      json = JSON.parse(await res.text()) as typeof json;
     } catch (err) {
+      if (signal?.aborted && !opts.signal?.aborted) {
+        throw new CairnError(
+          ErrorCode.UpstreamTimeout,
+          `The Core Model did not finish its answer within ${opts.timeoutMs} ms.`,
+          { cause: err },
+        );
+      }
       throw new CairnError(ErrorCode.UpstreamError, 'The upstream provider sent invalid JSON.', {
         status: 502,
         cause: err,
@@ -292,6 +385,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
     timeoutMs: () => timeout,
     forward,
     complete,
+    close: () => {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
   };
 }
 

@@ -7,7 +7,11 @@ import { injectMemory } from '../../memory/inject.ts';
 import type { ChatMessageLike, EngineServices } from '../../services.ts';
 import type { TranscriptMessage } from '../../store/transcript.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
-import { isProviderClient, type ProviderClient } from '../../upstream/upstream-client.ts';
+import {
+  isProviderClient,
+  type ProviderClient,
+  type UpstreamResponse,
+} from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { errorBody } from '../error-handler.ts';
 import { parseWith } from '../validate.ts';
@@ -148,9 +152,14 @@ function clientAbortSignal(reply: FastifyReply): AbortController {
   return controller;
 }
 
-async function pipeStream(
+/**
+ * Writes each upstream chunk to the client as it arrives (no buffering) and keeps a copy
+ * for recording. Resolves ok=false when the client left, the upstream broke off, or it went
+ * silent for longer than the timeout (the client then gets an error event).
+ */
+function pipeStream(
   reply: FastifyReply,
-  res: Response,
+  res: UpstreamResponse,
   upstream: ProviderClient,
   abort: AbortController,
   log: EngineServices['logger'],
@@ -158,72 +167,80 @@ async function pipeStream(
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(res.status, {
-    'content-type': res.headers.get('content-type') ?? 'text/event-stream; charset=utf-8',
+    'content-type': res.contentType ?? 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
   raw.flushHeaders();
-  const decoder = new TextDecoder();
-  const parts: string[] = [];
   const body = res.body;
-  if (!body) {
-    raw.end();
-    return { sse: '', ok: false };
-  }
-  const reader = body.getReader();
+  const chunks: Buffer[] = [];
   const idleMs = upstream.timeoutMs();
-  let failure: CairnError | null = null;
-  try {
-    for (;;) {
-      let timer: NodeJS.Timeout | undefined;
-      const next = await Promise.race([
-        reader.read(),
-        new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), idleMs);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (next === 'timeout') {
-        failure = new CairnError(
-          ErrorCode.UpstreamTimeout,
-          `The upstream provider stopped sending for ${Math.round(idleMs / 1000)} s.`,
-        );
-        abort.abort();
-        break;
+
+  return new Promise((resolve) => {
+    let done = false;
+    let idle: NodeJS.Timeout | undefined;
+    const finish = (failure: CairnError | null, ok: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(idle);
+      body.off('data', onData);
+      if (!body.destroyed && !ok) body.destroy();
+      if (failure && !raw.writableEnded && !raw.destroyed) {
+        raw.write(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
       }
-      if (next.done) break;
-      if (abort.signal.aborted) break;
-      raw.write(next.value);
-      parts.push(decoder.decode(next.value, { stream: true }));
-    }
-  } catch (err) {
-    if (!abort.signal.aborted) {
-      log.warn('upstream stream broke', { err: (err as Error).message });
-      failure = new CairnError(
-        ErrorCode.UpstreamError,
-        'The upstream provider closed the stream before the answer was complete.',
-        { status: 502 },
+      if (!raw.writableEnded) raw.end();
+      resolve({ sse: ok ? Buffer.concat(chunks).toString('utf8') : '', ok });
+    };
+    const armIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(
+        () =>
+          finish(
+            new CairnError(
+              ErrorCode.UpstreamTimeout,
+              `The upstream provider stopped sending for ${Math.round(idleMs / 1000)} s.`,
+            ),
+            false,
+          ),
+        idleMs,
       );
-    }
-  }
-  if (abort.signal.aborted && failure === null) {
-    // The client left: stop reading upstream, write nothing more.
-    reader.cancel().catch(() => {});
-    if (!raw.writableEnded) raw.end();
-    return { sse: '', ok: false };
-  }
-  if (failure) {
-    reader.cancel().catch(() => {});
-    if (!raw.writableEnded) {
-      raw.write(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
-      raw.end();
-    }
-    return { sse: '', ok: false };
-  }
-  parts.push(decoder.decode());
-  raw.end();
-  return { sse: parts.join(''), ok: true };
+    };
+    const onData = (chunk: Buffer) => {
+      if (abort.signal.aborted) return;
+      raw.write(chunk);
+      chunks.push(chunk);
+      armIdle();
+    };
+    armIdle();
+    body.on('data', onData);
+    body.once('end', () => finish(null, !abort.signal.aborted));
+    body.once('error', (err) => {
+      if (abort.signal.aborted) return finish(null, false);
+      log.warn('upstream stream broke', { err: err.message });
+      finish(
+        new CairnError(
+          ErrorCode.UpstreamError,
+          'The upstream provider closed the stream before the answer was complete.',
+          { status: 502 },
+        ),
+        false,
+      );
+    });
+    body.once('close', () => {
+      if (done) return;
+      if (abort.signal.aborted) return finish(null, false);
+      finish(
+        new CairnError(
+          ErrorCode.UpstreamError,
+          'The upstream provider closed the stream before the answer was complete.',
+          { status: 502 },
+        ),
+        false,
+      );
+    });
+    abort.signal.addEventListener('abort', () => finish(null, false), { once: true });
+  });
 }
 
 export function registerProxyRoutes(
@@ -276,7 +293,7 @@ export function registerProxyRoutes(
       }
     }
 
-    let res: Response;
+    let res: UpstreamResponse;
     try {
       res = await upstream.forward({
         method: 'POST',
@@ -289,7 +306,7 @@ export function registerProxyRoutes(
       throw err;
     }
 
-    const isSse = (res.headers.get('content-type') ?? '').includes('text/event-stream');
+    const isSse = (res.contentType ?? '').includes('text/event-stream');
     if (isSse) {
       const { sse, ok } = await pipeStream(reply, res, upstream, abort, log);
       if (ok && turn) {
@@ -315,7 +332,7 @@ export function registerProxyRoutes(
     }
     reply
       .code(res.status)
-      .header('content-type', res.headers.get('content-type') ?? 'application/json')
+      .header('content-type', res.contentType ?? 'application/json')
       .send(text);
     if (turn) {
       const t = turn;
@@ -343,10 +360,16 @@ export function registerProxyRoutes(
     const upstream = upstreamOf(services);
     const abort = clientAbortSignal(reply);
     const res = await upstream.forward({ method: 'GET', path: '/models', signal: abort.signal });
-    const text = await res.text();
+    const text = await res.text().catch((err: unknown) => {
+      throw new CairnError(
+        ErrorCode.UpstreamError,
+        'The upstream provider closed the connection before the answer was complete.',
+        { status: 502, cause: err },
+      );
+    });
     return reply
       .code(res.status)
-      .header('content-type', res.headers.get('content-type') ?? 'application/json')
+      .header('content-type', res.contentType ?? 'application/json')
       .send(text);
   });
 }
