@@ -5,7 +5,14 @@ import type { Db } from '../store/migrate.ts';
 import { insertEpisode } from '../store/episodes.ts';
 import { insertPinned, updatePinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
-import { mmr, searchMemory, searchScope, speakerOf, type SearchDeps } from './search.ts';
+import {
+  createTermStats,
+  mmr,
+  searchMemory,
+  searchScope,
+  speakerOf,
+  type SearchDeps,
+} from './search.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2025, 5, 1);
@@ -203,5 +210,27 @@ describe('mmr', () => {
     ]);
     expect(mmr(items, 3, 1).map((p) => p.score)).toEqual([1, 0.99, 0.9]);
     expect(mmr([], 3)).toEqual([]);
+  });
+});
+
+describe('term statistics on a large memory', () => {
+  it('leaves near-ubiquitous terms out of the match and still finds the rare one', async () => {
+    const { db, deps } = setup();
+    const stats = createTermStats();
+    const messages = Array.from({ length: 21_000 }, (_, i) => ({
+      role: 'user' as const,
+      content:
+        i === 20_500 ? 'the weather was sunny and the axolotl ate' : `the weather was sunny ${i}`,
+      createdAt: NOW - DAY,
+    }));
+    db.transaction(() => recordTurn(db, { agentId: 'a', conversationId: 'big', messages }))();
+    const r = await searchScope(
+      { ...deps, termStats: stats },
+      { agentId: 'a', scope: 'transcript', query: 'sunny weather axolotl', topK: 3 },
+    );
+    expect(r[0]?.content).toBe('the weather was sunny and the axolotl ate');
+    // "weather" and "sunny" are in every row: counted (capped) and dropped
+    expect(stats.df.get('transcript\u0000weather')?.n).toBeGreaterThan(2_000);
+    expect(stats.df.get('transcript\u0000axolotl')?.n).toBe(1);
   });
 });

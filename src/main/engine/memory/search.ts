@@ -72,12 +72,12 @@ export function createTermStats(): TermStats {
 const STATS_TTL_MS = 5 * 60_000;
 const STATS_ENTRIES = 20_000;
 /** Below this many rows every term is searched (scoring everything is cheap). */
-const PRUNE_FROM_ROWS = 5_000;
+const PRUNE_FROM_ROWS = 20_000;
 /** A term in more rows than this share (and at least PRUNE_MIN_DF rows) is left out. */
-const PRUNE_SHARE = 0.01;
-const PRUNE_MIN_DF = 500;
+const PRUNE_SHARE = 0.05;
+const PRUNE_MIN_DF = 2_000;
 /** On a large memory, at most this many (the rarest) terms are matched. */
-const PRUNE_MAX_TERMS = 6;
+const PRUNE_MAX_TERMS = 8;
 
 export interface ScopeQuery {
   agentId: string;
@@ -194,7 +194,7 @@ function pruneCommonTerms(deps: SearchDeps, scope: FtsScope, terms: string[]): s
       stats.rows.set(scope, rows);
     }
     if (rows.n < PRUNE_FROM_ROWS) return terms;
-    const limit = Math.max(PRUNE_MIN_DF, rows.n * PRUNE_SHARE);
+    const limit = Math.floor(Math.max(PRUNE_MIN_DF, rows.n * PRUNE_SHARE));
     const withDf = terms.map((term) => {
       const key = `${scope}\u0000${term}`;
       let df = stats.df.get(key);
@@ -221,7 +221,10 @@ function pruneCommonTerms(deps: SearchDeps, scope: FtsScope, terms: string[]): s
       .sort((a, b) => a.df - b.df)
       .slice(0, 2)
       .map((t) => t.term);
-  } catch {
+  } catch (err) {
+    deps.logger?.warn('term statistics failed; searching every term', {
+      error: err instanceof Error ? err.message : String(err),
+    });
     return terms;
   }
 }

@@ -140,7 +140,7 @@ export function ftsDocumentFrequency(db: Db, scope: FtsScope, match: string, cap
     prepared(
       db,
       `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
-    ).get(match, cap) as { n: number }
+    ).get(match, Math.max(1, Math.floor(cap))) as { n: number }
   ).n;
 }
 
