@@ -136,6 +136,13 @@ describe('Cairn UI end to end', () => {
     await page.reload();
     // The token is remembered: no prompt after a reload.
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    // Memory can be paused and resumed from the overview.
+    await page.getByRole('button', { name: 'Pause memory' }).click();
+    await page.getByText('Paused — requests pass through without memory').waitFor();
+    expect((await h.api<{ enabled: boolean }>('GET', '/settings')).body.enabled).toBe(false);
+    await page.getByRole('button', { name: 'Resume memory' }).click();
+    await page.getByRole('button', { name: 'Pause memory' }).waitFor();
+    expect((await h.api<{ enabled: boolean }>('GET', '/settings')).body.enabled).toBe(true);
     expect(errors, errors.join('\n')).toEqual([]);
   });
 

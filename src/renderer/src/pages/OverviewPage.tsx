@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { HealthResponse } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
@@ -25,6 +25,14 @@ export function OverviewPage() {
         : 10_000,
   });
   const stats = useQuery({ queryKey: qk.stats, queryFn: () => api.stats() });
+  const queryClient = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) => api.putSettings({ enabled }),
+    onSuccess: (next) => {
+      queryClient.setQueryData(qk.settings, next);
+      void queryClient.invalidateQueries({ queryKey: qk.health });
+    },
+  });
   const [reveal, setReveal] = useState(false);
   const token = api.token ?? '';
   const h = health.data;
@@ -56,7 +64,16 @@ export function OverviewPage() {
                   <Badge tone="ok">On</Badge>
                 ) : (
                   <Badge tone="warn">Paused — requests pass through without memory</Badge>
-                )}
+                )}{' '}
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  disabled={toggle.isPending}
+                  onClick={() => toggle.mutate(!h.memoryEnabled)}
+                >
+                  {h.memoryEnabled ? 'Pause memory' : 'Resume memory'}
+                </button>
+                <ErrorBox error={toggle.error} />
               </dd>
               <dt>Upstream</dt>
               <dd>
