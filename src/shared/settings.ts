@@ -11,29 +11,51 @@ export const ProviderSettings = z.object({
 });
 export type ProviderSettings = z.infer<typeof ProviderSettings>;
 
-export const Settings = z.object({
-  enabled: z.boolean().default(true),
-  embeddingBackend: z.enum(['transformers', 'none']).default('transformers'),
-  embeddingModel: z.string().trim().min(1).max(200).default('Xenova/all-MiniLM-L6-v2'),
-  extractionMode: z.enum(['sessionEnd', 'manual']).default('sessionEnd'),
-  relevanceGateMode: z.enum(['off', 'heuristic', 'llm']).default('heuristic'),
-  memoryBudgetTokens: z.number().int().min(100).max(4000).default(800),
-  summaryDebounceSeconds: z.number().int().min(10).max(3600).default(60),
-  consolidationIntervalHours: z.number().int().min(1).max(168).default(24),
-  salienceFloor: z.number().min(0).max(1).default(0.2),
-  episodeRetentionDays: z.number().int().min(0).max(3650).default(365),
-  providers: z.array(ProviderSettings).max(20).default([]),
+/** Each setting's type and range, without defaults (a PATCH must not invent values). */
+const fields = {
+  enabled: z.boolean(),
+  embeddingBackend: z.enum(['transformers', 'none']),
+  embeddingModel: z.string().trim().min(1).max(200),
+  extractionMode: z.enum(['sessionEnd', 'manual']),
+  relevanceGateMode: z.enum(['off', 'heuristic', 'llm']),
+  memoryBudgetTokens: z.number().int().min(100).max(4000),
+  summaryDebounceSeconds: z.number().int().min(10).max(3600),
+  consolidationIntervalHours: z.number().int().min(1).max(168),
+  salienceFloor: z.number().min(0).max(1),
+  episodeRetentionDays: z.number().int().min(0).max(3650),
+  providers: z.array(ProviderSettings).max(20),
   /** Which provider requests are forwarded to (id from `providers`). */
-  activeProviderId: z.string().max(100).nullable().default(null),
+  activeProviderId: z.string().max(100).nullable(),
   /** Model used for distillation and the llm gate; null = heuristic distiller. */
-  coreModel: z.string().max(500).nullable().default(null),
-  port: z.number().int().min(1024).max(65535).default(1337),
-  launchAtLogin: z.boolean().default(false),
+  coreModel: z.string().max(500).nullable(),
+  port: z.number().int().min(1024).max(65535),
+  launchAtLogin: z.boolean(),
+};
+
+export const Settings = z.object({
+  enabled: fields.enabled.default(true),
+  embeddingBackend: fields.embeddingBackend.default('transformers'),
+  embeddingModel: fields.embeddingModel.default('Xenova/all-MiniLM-L6-v2'),
+  extractionMode: fields.extractionMode.default('sessionEnd'),
+  relevanceGateMode: fields.relevanceGateMode.default('heuristic'),
+  memoryBudgetTokens: fields.memoryBudgetTokens.default(800),
+  summaryDebounceSeconds: fields.summaryDebounceSeconds.default(60),
+  consolidationIntervalHours: fields.consolidationIntervalHours.default(24),
+  salienceFloor: fields.salienceFloor.default(0.2),
+  episodeRetentionDays: fields.episodeRetentionDays.default(365),
+  providers: fields.providers.default([]),
+  activeProviderId: fields.activeProviderId.default(null),
+  coreModel: fields.coreModel.default(null),
+  port: fields.port.default(1337),
+  launchAtLogin: fields.launchAtLogin.default(false),
 });
 export type Settings = z.infer<typeof Settings>;
 
-/** PUT /settings takes any subset; unknown keys are rejected so typos are not silently dropped. */
-export const SettingsPatch = Settings.partial().strict();
+/**
+ * PUT /settings takes any subset; unknown keys are rejected so typos are not silently
+ * dropped, and omitted keys stay absent (no defaults filled in).
+ */
+export const SettingsPatch = z.object(fields).partial().strict();
 export type SettingsPatch = z.infer<typeof SettingsPatch>;
 
 /** What GET /settings returns: provider keys are masked. */
