@@ -5,7 +5,9 @@ import { request as httpRequest } from 'node:http';
 
 let h: EngineHarness;
 beforeAll(async () => {
-  h = await startEngine({ config: { chatBodyLimit: 64 * 1024 } });
+  h = await startEngine({
+    config: { chatBodyLimit: 64 * 1024, allowedOrigins: ['http://localhost:5173'] },
+  });
 });
 afterAll(() => h?.stop());
 
@@ -108,6 +110,25 @@ describe('server: auth, host and origin', () => {
       const res = await raw('GET', '/agents', { ...auth(), host, origin: `http://${host}` });
       expect(res.status).toBe(200);
     }
+  });
+});
+
+describe('server: CORS for an allowed extra origin only', () => {
+  it('answers the preflight and tags responses for that origin', async () => {
+    const origin = 'http://localhost:5173';
+    const pre = await raw('OPTIONS', '/agents', {
+      origin,
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization',
+    });
+    expect(pre.status).toBe(204);
+    const res = await fetch(h.url + '/agents', {
+      headers: { origin, authorization: `Bearer ${h.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    const other = await raw('OPTIONS', '/agents', { origin: 'http://localhost:5174' });
+    expect(other.status).toBe(403);
   });
 });
 

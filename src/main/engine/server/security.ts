@@ -59,7 +59,7 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
   const extraOrigins = new Set(options.allowedOrigins ?? []);
   const expectedDigest = digest(options.token);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const host = request.headers.host ?? '';
     if (!isLoopbackHost(host) && !extraHosts.has(hostName(host))) {
       throw new CairnError(
@@ -70,8 +70,24 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
     const origin = request.headers.origin;
     if (origin !== undefined) {
       const own = 'http://' + host.toLowerCase();
-      if (origin.toLowerCase() !== own && !extraOrigins.has(origin)) {
-        throw new CairnError(ErrorCode.ForbiddenOrigin, 'Cross-origin requests are not allowed.');
+      if (origin.toLowerCase() !== own) {
+        if (!extraOrigins.has(origin)) {
+          throw new CairnError(ErrorCode.ForbiddenOrigin, 'Cross-origin requests are not allowed.');
+        }
+        // An origin the user allowed (e.g. the renderer's dev server): answer CORS for it
+        // alone, and its preflight without a token (browsers never send one there).
+        reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+        if (request.method === 'OPTIONS') {
+          return reply
+            .code(204)
+            .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS')
+            .header(
+              'access-control-allow-headers',
+              'authorization, content-type, x-osaurus-agent-id, x-osaurus-conversation-id',
+            )
+            .header('access-control-max-age', '600')
+            .send();
+        }
       }
     }
     if (isApiPath(request.url)) {

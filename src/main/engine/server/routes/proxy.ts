@@ -167,6 +167,7 @@ function pipeStream(
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(res.status, {
+    ...(reply.getHeaders() as Record<string, string>),
     'content-type': res.contentType ?? 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
