@@ -11,7 +11,7 @@
 // then ~20 unrelated prompts → how many got a memory block (target 0), and a plain BM25
 // baseline over the same turns (unstemmed FTS5, the question as an OR query) in the same run.
 // No neural model: embeddings are disabled.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEngine } from '../test/helpers/engine-harness.ts';
@@ -94,6 +94,10 @@ export async function runLocomoBench(
   print: Print,
   path: string = defaultLocomoPath(),
 ): Promise<void> {
+  if (!existsSync(path)) {
+    print(`  skipped: no LoCoMo data at ${path} (set CAIRN_LOCOMO to its path)`);
+    return;
+  }
   const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
   const h = await startEngine({ config: { embedder: { backend: 'none' } } });
   h.upstream.setDefault(() => ({ kind: 'chat', content: 'ok' }));

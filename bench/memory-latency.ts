@@ -7,7 +7,7 @@
 //      chat requests whose message gets a memory block, interleaved with the same request sent
 //      straight to the upstream. Added latency = proxied − direct, per percentile; plus the
 //      in-process cost of buildContext alone.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { startEngine } from '../test/helpers/engine-harness.ts';
 import { tempDatabase } from '../test/helpers/temp-db.ts';
 import { systemClock } from '../src/main/engine/clock.ts';
@@ -44,7 +44,35 @@ interface Corpus {
   questions: string[];
 }
 
+/**
+ * Without the LoCoMo file: chat-like text from a fixed pseudo-vocabulary with a Zipf-like
+ * word distribution (frequent function words, a long tail of topic words).
+ */
+function syntheticCorpus(): Corpus {
+  const rand = rng(42);
+  const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'do', 'gu'];
+  const vocabulary = Array.from({ length: 5_000 }, () => {
+    let w = '';
+    for (let i = 0; i < 2 + Math.floor(rand() * 3); i++) {
+      w += syllables[Math.floor(rand() * syllables.length)] as string;
+    }
+    return w;
+  });
+  const common = ['I', 'you', 'the', 'and', 'was', 'it', 'my', 'we', 'that', 'so'];
+  const zipf = () => vocabulary[Math.floor(vocabulary.length * rand() ** 3)] as string;
+  const sentence = (n: number) =>
+    Array.from({ length: n }, () =>
+      rand() < 0.4 ? (common[Math.floor(rand() * common.length)] as string) : zipf(),
+    ).join(' ');
+  return {
+    turns: Array.from({ length: 5_000 }, () => `${sentence(8 + Math.floor(rand() * 16))}.`),
+    vocabulary,
+    questions: Array.from({ length: 300 }, () => `What did I say about ${sentence(3)}?`),
+  };
+}
+
 function loadCorpus(path: string): Corpus {
+  if (!existsSync(path)) return syntheticCorpus();
   const data = JSON.parse(readFileSync(path, 'utf8')) as {
     conversation: Record<string, unknown>;
     qa: { question: string; category: number }[];
@@ -87,7 +115,9 @@ export async function runMemoryLatencyBench(
 ): Promise<void> {
   const corpus = loadCorpus(path);
   const queries = corpus.questions.slice(0, 200);
-  print('Memory read path latency (FTS path, no embeddings)');
+  print(
+    `Memory read path latency (FTS path, no embeddings; text from ${existsSync(path) ? 'LoCoMo turns' : 'a synthetic vocabulary'})`,
+  );
 
   // 1. search latency at 1k / 10k / 100k
   const t = tempDatabase();

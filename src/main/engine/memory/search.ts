@@ -17,7 +17,13 @@ import {
   type FtsScope,
   type StoredHit,
 } from '../store/search.ts';
-import { buildMatchExpression, jaccard, queryTerms, wordSet } from './text.ts';
+import {
+  buildMatchExpression,
+  buildPairedMatchExpression,
+  jaccard,
+  queryTerms,
+  wordSet,
+} from './text.ts';
 
 export const DEFAULT_TOP_K = 10;
 const DAY_MS = 86_400_000;
@@ -76,6 +82,9 @@ const PRUNE_FROM_ROWS = 20_000;
 /** A term in more rows than this share (and at least PRUNE_MIN_DF rows) is left out. */
 const PRUNE_SHARE = 0.05;
 const PRUNE_MIN_DF = 2_000;
+/** On a large memory, terms in at most this share of rows (or RARE_MIN_DF) match alone. */
+const RARE_SHARE = 0.01;
+const RARE_MIN_DF = 100;
 /** On a large memory, at most this many (the rarest) terms are matched. */
 const PRUNE_MAX_TERMS = 8;
 
@@ -122,8 +131,8 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
   const scope: FtsScope = q.scope;
 
   // 1. BM25 candidates (sanitised MATCH), with the LIKE fallback.
-  const searchTerms = pruneCommonTerms(deps, scope, terms);
-  let hits = ftsCandidates(deps, scope, q.agentId, searchTerms, since, FTS_CANDIDATES);
+  const match = matchFor(deps, scope, terms);
+  let hits = ftsCandidates(deps, scope, q.agentId, match, since, FTS_CANDIDATES);
   if (hits.length === 0 && q.likeFallback !== false) {
     hits = searchLike(deps.db, scope, { agentId: q.agentId, terms, since, limit: FTS_CANDIDATES });
   }
@@ -183,9 +192,14 @@ export function toSearchResult(h: RankedHit): SearchResult {
   };
 }
 
-function pruneCommonTerms(deps: SearchDeps, scope: FtsScope, terms: string[]): string[] {
+/**
+ * The MATCH expression for a query: every term OR-ed on an ordinary memory; on a large one
+ * (PRUNE_FROM_ROWS rows and more) near-ubiquitous terms are dropped, rare terms match alone
+ * and the others only in pairs (see buildPairedMatchExpression).
+ */
+function matchFor(deps: SearchDeps, scope: FtsScope, terms: string[]): string | null {
   const stats = deps.termStats;
-  if (!stats || terms.length <= 1) return terms;
+  if (!stats || terms.length <= 1) return buildMatchExpression(terms);
   const now = deps.clock.now();
   try {
     let rows = stats.rows.get(scope);
@@ -193,8 +207,9 @@ function pruneCommonTerms(deps: SearchDeps, scope: FtsScope, terms: string[]): s
       rows = { n: ftsRowCount(deps.db, scope), at: now };
       stats.rows.set(scope, rows);
     }
-    if (rows.n < PRUNE_FROM_ROWS) return terms;
+    if (rows.n < PRUNE_FROM_ROWS) return buildMatchExpression(terms);
     const limit = Math.floor(Math.max(PRUNE_MIN_DF, rows.n * PRUNE_SHARE));
+    const rare = Math.floor(Math.max(RARE_MIN_DF, rows.n * RARE_SHARE));
     const withDf = terms.map((term) => {
       const key = `${scope}\u0000${term}`;
       let df = stats.df.get(key);
@@ -209,23 +224,19 @@ function pruneCommonTerms(deps: SearchDeps, scope: FtsScope, terms: string[]): s
       }
       return { term, df: df.n };
     });
-    const kept = withDf
-      .filter((t) => t.df > 0 && t.df <= limit)
-      .sort((a, b) => a.df - b.df)
-      .slice(0, PRUNE_MAX_TERMS)
-      .map((t) => t.term);
-    if (kept.length > 0) return kept;
+    const present = withDf.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
+    const kept = present.filter((t) => t.df <= limit).slice(0, PRUNE_MAX_TERMS);
     // Only common words: search the two least common ones.
-    return withDf
-      .filter((t) => t.df > 0)
-      .sort((a, b) => a.df - b.df)
-      .slice(0, 2)
-      .map((t) => t.term);
+    const chosen = kept.length > 0 ? kept : present.slice(0, 2);
+    return buildPairedMatchExpression(
+      chosen.filter((t) => t.df <= rare).map((t) => t.term),
+      chosen.filter((t) => t.df > rare).map((t) => t.term),
+    );
   } catch (err) {
     deps.logger?.warn('term statistics failed; searching every term', {
       error: err instanceof Error ? err.message : String(err),
     });
-    return terms;
+    return buildMatchExpression(terms);
   }
 }
 
@@ -233,11 +244,10 @@ function ftsCandidates(
   deps: SearchDeps,
   scope: FtsScope,
   agentId: string,
-  terms: string[],
+  match: string | null,
   since: number | null,
   limit: number,
 ): StoredHit[] {
-  const match = buildMatchExpression(terms);
   if (match === null) return [];
   try {
     return searchFts(deps.db, scope, { agentId, match, since, limit });

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
-import { buildMatchExpression, escapeLike, jaccard, queryTerms, wordSet } from './text.ts';
+import {
+  buildMatchExpression,
+  buildPairedMatchExpression,
+  escapeLike,
+  jaccard,
+  queryTerms,
+  wordSet,
+} from './text.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -87,6 +94,32 @@ describe('buildMatchExpression', () => {
     }
     // operators are plain words: "AND OR NOT" finds the row containing them
     expect(stmt.all(buildMatchExpression(queryTerms('NEAR AND')) as string)).toHaveLength(1);
+  });
+});
+
+describe('buildPairedMatchExpression', () => {
+  it('matches rare terms alone and common ones in pairs', () => {
+    expect(buildPairedMatchExpression(['axolotl'], ['sunny', 'weather', 'day'])).toBe(
+      '"axolotl" OR ("sunny" AND "weather") OR ("sunny" AND "day") OR ("weather" AND "day")',
+    );
+    expect(buildPairedMatchExpression([], ['only'])).toBe('"only"');
+    expect(buildPairedMatchExpression([], [])).toBeNull();
+  });
+
+  it('is accepted by FTS5 and matches co-occurring common words only', () => {
+    const t = tempDatabase();
+    cleanups.push(t.cleanup);
+    const ins = t.db.prepare(
+      `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a', 'c', 'user', ?, 1)`,
+    );
+    ins.run('sunny weather today');
+    ins.run('sunny but cold');
+    ins.run('an axolotl');
+    const stmt = t.db.prepare(
+      `SELECT rowid FROM transcript_stem_fts WHERE transcript_stem_fts MATCH ? ORDER BY rowid`,
+    );
+    const expr = buildPairedMatchExpression(['axolotl'], ['sunny', 'weather', 'NEAR(', '"'])!;
+    expect(stmt.all(expr)).toEqual([{ rowid: 1 }, { rowid: 3 }]);
   });
 });
 

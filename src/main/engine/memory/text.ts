@@ -65,6 +65,29 @@ export function buildMatchExpression(
   return parts.length === 0 ? null : parts.join(' OR ');
 }
 
+/**
+ * The MATCH expression for a large memory: rare terms match alone, common ones only in
+ * pairs (`"a" AND "b"`), so that FTS5 scores hundreds of rows instead of tens of thousands
+ * while common words still count where they co-occur. Quoting as in buildMatchExpression.
+ */
+export function buildPairedMatchExpression(
+  singles: readonly string[],
+  paired: readonly string[],
+): string | null {
+  const q = (t: string) => buildMatchExpression([t]);
+  const parts: string[] = [];
+  for (const t of singles) {
+    const e = q(t);
+    if (e !== null) parts.push(e);
+  }
+  const quoted = paired.map(q).filter((e): e is string => e !== null);
+  for (let i = 0; i < quoted.length; i++) {
+    for (let j = i + 1; j < quoted.length; j++) parts.push(`(${quoted[i]} AND ${quoted[j]})`);
+  }
+  if (parts.length === 0 && quoted.length === 1) parts.push(quoted[0] as string);
+  return parts.length === 0 ? null : parts.join(' OR ');
+}
+
 /** Escapes `%`, `_` and the escape character itself for `LIKE ? ESCAPE '\'`. */
 export function escapeLike(term: string): string {
   return term.replace(/[\\%_]/gu, (c) => `\\${c}`);
