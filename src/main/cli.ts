@@ -24,6 +24,7 @@ Options (serve):
                                                                             env CAIRN_UPSTREAM_URL
   --core-model <id>   model used to distil memories (default: heuristic)    env CAIRN_CORE_MODEL
   --log-level <lvl>   debug | info | warn | error | silent (default info)   env CAIRN_LOG_LEVEL
+  --allow-host <name> with a non-loopback --host: a Host name clients may use (repeatable)
   --no-keychain       never use the OS keychain (key file in the data folder)
   -h, --help          show this help
 
@@ -77,6 +78,7 @@ interface ServeOptions {
   coreModel?: string;
   logLevel: LogLevel;
   useKeychain: boolean;
+  allowedHosts: string[];
 }
 
 function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
@@ -94,6 +96,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
         'core-model': { type: 'string' },
         'log-level': { type: 'string' },
         'no-keychain': { type: 'boolean' },
+        'allow-host': { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -122,6 +125,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
     coreModel: values['core-model'] ?? (env.CAIRN_CORE_MODEL?.trim() || undefined),
     logLevel,
     useKeychain: !values['no-keychain'],
+    allowedHosts: values['allow-host'] ?? [],
   };
 }
 
@@ -150,6 +154,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     upstreamApiKey: env.CAIRN_UPSTREAM_API_KEY?.trim() || undefined,
     coreModel: options.coreModel,
     useKeychain: options.useKeychain,
+    allowedHosts: options.allowedHosts,
     env,
     logger,
     embedder: {

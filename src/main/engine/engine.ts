@@ -62,6 +62,8 @@ export interface EngineConfig {
   embedder?: EngineEmbedderConfig;
   /** Extra browser origins allowed (the desktop renderer's). */
   allowedOrigins?: string[];
+  /** Host names accepted besides loopback (only with a non-loopback `host`, on purpose). */
+  allowedHosts?: string[];
   /** Built web UI served at `/` (default out/renderer-web of the app). */
   staticUiDir?: string;
   chatBodyLimit?: number;
@@ -244,10 +246,12 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       staticUiDir,
     };
     const host = config.host ?? '127.0.0.1';
+    const extraHosts = [...(config.allowedHosts ?? [])];
     if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
-      appOptions.allowedHosts = [host];
-      log.warn('listening beyond loopback on request', { host });
+      if (!['0.0.0.0', '::'].includes(host)) extraHosts.push(host);
+      log.warn('listening beyond loopback on request', { host, allowedHosts: extraHosts });
     }
+    if (extraHosts.length > 0) appOptions.allowedHosts = extraHosts;
     const app = buildApp(services, appOptions);
 
     let started = false;
