@@ -108,6 +108,15 @@ describe('proxy: upstream failures become clean OpenAI-shaped errors', () => {
     expect(recorded()).toBe(0);
   });
 
+  it('answers 504 when a non-streamed answer stalls mid-body', async () => {
+    h.upstream.enqueue({ kind: 'partial', text: '{"id":"x","choices":[' });
+    const err = await errorOf(ask());
+    expect(err.status).toBe(504);
+    expect((err.error as { code?: string }).code).toBe('upstream_timeout');
+    await h.idle();
+    expect(recorded()).toBe(0);
+  });
+
   it('aborts the upstream request when the client goes away', async () => {
     h.upstream.enqueue({ kind: 'stream', chunks: ['a ', 'b ', 'c ', 'd ', 'e'], delayMs: 100 });
     const controller = new AbortController();

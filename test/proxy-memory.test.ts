@@ -73,14 +73,16 @@ describe('proxy with memory', () => {
     expect(parts.slice(1)).toEqual(content);
   });
 
-  it('injects nothing when memory is disabled in the settings', async () => {
+  it('injects and records nothing when memory is disabled in the settings', async () => {
     expect((await h.api('PUT', '/settings', { enabled: false })).status).toBe(200);
     try {
       await client.chat.completions.create(
         { model: 'scripted-model', messages: [{ role: 'user', content: QUESTION }] },
-        agentHeaders(),
+        agentHeaders({ 'X-Osaurus-Conversation-Id': 'while-disabled' }),
       );
       expect(JSON.stringify(h.upstream.chatRequests()[0]!.body)).not.toContain('[Memory]');
+      await h.idle();
+      expect(rows('while-disabled')).toEqual([]);
     } finally {
       await h.api('PUT', '/settings', { enabled: true });
     }

@@ -52,6 +52,8 @@ export type ScriptedResponse =
   | { kind: 'error'; status: number; message: string; code?: string }
   /** Never answers (until the server closes or the client aborts). */
   | { kind: 'hang' }
+  /** A JSON answer whose body stops after `text` and never ends. */
+  | { kind: 'partial'; text: string }
   /** Destroys the socket without an answer. */
   | { kind: 'drop' };
 
@@ -244,6 +246,10 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
         );
         return;
       case 'hang':
+        return;
+      case 'partial':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(script.text);
         return;
       case 'drop':
         res.socket?.destroy();

@@ -77,14 +77,41 @@ function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** Reads a whole body; rejects when the connection closed before the end. */
-export function readBody(res: IncomingMessage): Promise<string> {
+/**
+ * Reads a whole body; rejects when the connection closed before the end, or with
+ * upstream_timeout when no byte arrived for `idleMs`.
+ */
+export function readBody(res: IncomingMessage, idleMs?: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
-    res.on('data', (chunk: Buffer) => parts.push(chunk));
-    res.once('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    res.once('error', reject);
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      if (idleMs === undefined) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        const err = new CairnError(
+          ErrorCode.UpstreamTimeout,
+          `The upstream provider stopped sending for ${Math.round(idleMs / 1000)} s.`,
+        );
+        reject(err);
+        res.destroy(err);
+      }, idleMs);
+    };
+    arm();
+    res.on('data', (chunk: Buffer) => {
+      parts.push(chunk);
+      arm();
+    });
+    res.once('end', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(parts).toString('utf8'));
+    });
+    res.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
     res.once('close', () => {
+      clearTimeout(timer);
       if (!res.complete) reject(new Error('the connection closed before the answer was complete'));
     });
   });
@@ -260,7 +287,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
             status,
             contentType,
             body: res,
-            text: () => readBody(res),
+            text: () => readBody(res, timeout),
           };
           if (status >= 200 && status < 300) {
             resolve(answer);

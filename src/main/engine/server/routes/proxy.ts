@@ -262,7 +262,8 @@ export function registerProxyRoutes(
 
     let payload = request.rawBody ?? JSON.stringify(body);
     let turn: TurnToRecord | null = null;
-    if (agentId !== null) {
+    // Memory switched off in the settings: nothing is injected and nothing is recorded.
+    if (agentId !== null && services.settings.get().enabled) {
       const conversationId =
         headerValue(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
         deriveConversationId(agentId, messages);
@@ -278,7 +279,7 @@ export function registerProxyRoutes(
       const lastIsUser = latestUser === messages.length - 1;
       const userText = latestUser >= 0 ? messageText(messages[latestUser]) : null;
       turn = { agentId, conversationId, userText: lastIsUser ? userText : null, startedAt };
-      if (userText && services.settings.get().enabled) {
+      if (userText) {
         try {
           const ctx = await services.memory.buildContext(agentId, userText, {
             signal: abort.signal,
@@ -325,6 +326,7 @@ export function registerProxyRoutes(
       text = await res.text();
     } catch (err) {
       if (abort.signal.aborted) return clientGone(reply);
+      if (isCairnError(err)) throw err;
       throw new CairnError(
         ErrorCode.UpstreamError,
         'The upstream provider closed the connection before the answer was complete.',
