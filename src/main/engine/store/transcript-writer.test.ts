@@ -67,3 +67,20 @@ describe.each([true, false])('transcript writer (worker: %s)', (useWorker) => {
     expect(n.n).toBe(2);
   });
 });
+
+describe('transcript writer fallback', () => {
+  it('writes on the main thread once the worker is gone', async () => {
+    const { writer, db } = await setup(true);
+    await writer.record(turn('c', 1));
+    // Simulate the worker dying (e.g. killed by the OS).
+    expect(writer.thread).not.toBeNull();
+    await writer.thread!.terminate();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(writer.mode).toBe('inline');
+    await writer.record(turn('c', 2));
+    const n = db.prepare(`SELECT count(*) AS n FROM transcript WHERE agent_id = 'c'`).get() as {
+      n: number;
+    };
+    expect(n.n).toBe(2);
+  });
+});

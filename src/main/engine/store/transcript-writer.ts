@@ -22,6 +22,8 @@ export interface TranscriptWriter {
   record(input: RecordTurnInput, options?: { durable?: boolean }): Promise<RecordTurnResult>;
   /** Waits for queued writes, then closes the worker's connection. */
   close(): Promise<void>;
+  /** The worker thread (null in inline mode); tests terminate it to simulate a crash. */
+  readonly thread: Worker | null;
 }
 
 export interface TranscriptWriterOptions {
@@ -49,6 +51,7 @@ export function createInlineTranscriptWriter(db: Db): TranscriptWriter {
       }
     },
     close: async () => {},
+    thread: null,
   };
 }
 
@@ -81,6 +84,7 @@ export async function createTranscriptWriter(
   let onClosed: (() => void) | null = null;
 
   const failAll = (err: Error) => {
+    if (!failed && !closed) options.db.pragma('wal_autocheckpoint = 1000');
     failed = err;
     for (const p of pending.values()) p.reject(err);
     pending.clear();
@@ -106,7 +110,10 @@ export async function createTranscriptWriter(
     failAll(err);
   });
   worker.on('exit', (code) => {
-    if (pending.size > 0) failAll(new Error(`transcript writer exited (${code})`));
+    if (!closed) {
+      log.error('transcript writer stopped; writing on the main thread from now on', { code });
+      failAll(new Error(`transcript writer exited (${code})`));
+    }
     onClosed?.();
   });
 
@@ -133,11 +140,16 @@ export async function createTranscriptWriter(
   }
   // The worker checkpoints; the HTTP thread's connection must not stall on it.
   options.db.pragma('wal_autocheckpoint = 0');
+  const inline = createInlineTranscriptWriter(options.db);
 
   return {
-    mode: 'worker',
+    get mode() {
+      return failed ? ('inline' as const) : ('worker' as const);
+    },
+    thread: worker,
     record(input, opts) {
-      if (failed) return Promise.reject(failed);
+      // A dead worker must not cost the turns that follow: write them here instead.
+      if (failed) return inline.record(input, opts);
       if (closed) return Promise.reject(new Error('transcript writer closed'));
       const id = nextId++;
       const request: WriterRequest = { id, input, durable: opts?.durable === true };
@@ -150,6 +162,10 @@ export async function createTranscriptWriter(
       });
     },
     close() {
+      if (failed) {
+        closed ??= worker.terminate().then(() => undefined);
+        return closed;
+      }
       closed ??= new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           void worker.terminate();
