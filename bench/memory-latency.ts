@@ -168,6 +168,11 @@ export async function runMemoryLatencyBench(
   const h = await startEngine();
   try {
     h.upstream.setDefault(() => ({ kind: 'chat', content: 'ok' }));
+    // The 100k rows are written directly, each batch with a pending signal: keep the
+    // distiller from working through them during the measurement (a real memory of that
+    // size was distilled long ago).
+    const manual = await h.api('PUT', '/settings', { extractionMode: 'manual' });
+    if (manual.status !== 200) throw new Error(`settings: ${JSON.stringify(manual.body)}`);
     h.services.db.transaction(() => fill(h.services.db, 'bench', corpus, 100_000, 0))();
     const send = async (url: string, message: string, agent: boolean): Promise<string> => {
       const res = await fetch(url, {

@@ -68,11 +68,10 @@ export interface SearchDeps {
  */
 export interface TermStats {
   df: Map<string, { n: number; at: number }>;
-  rows: Map<FtsScope, { n: number; at: number }>;
 }
 
 export function createTermStats(): TermStats {
-  return { df: new Map(), rows: new Map() };
+  return { df: new Map() };
 }
 
 const STATS_TTL_MS = 5 * 60_000;
@@ -132,7 +131,13 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
 
   // 1. BM25 candidates (sanitised MATCH), with the LIKE fallback.
   const match = matchFor(deps, scope, terms);
-  let hits = ftsCandidates(deps, scope, q.agentId, match, since, FTS_CANDIDATES);
+  let hits = ftsCandidates(deps, scope, q.agentId, match.primary, since, FTS_CANDIDATES);
+  if (hits.length < topK && match.wider !== null) {
+    // Too few rows where common words co-occur: let each of them match alone too.
+    const seen = new Set(hits.map((h) => h.id));
+    const more = ftsCandidates(deps, scope, q.agentId, match.wider, since, FTS_CANDIDATES);
+    hits = [...hits, ...more.filter((h) => !seen.has(h.id))];
+  }
   if (hits.length === 0 && q.likeFallback !== false) {
     hits = searchLike(deps.db, scope, { agentId: q.agentId, terms, since, limit: FTS_CANDIDATES });
   }
@@ -197,17 +202,18 @@ export function toSearchResult(h: RankedHit): SearchResult {
  * (PRUNE_FROM_ROWS rows and more) near-ubiquitous terms are dropped, rare terms match alone
  * and the others only in pairs (see buildPairedMatchExpression).
  */
-function matchFor(deps: SearchDeps, scope: FtsScope, terms: string[]): string | null {
+function matchFor(
+  deps: SearchDeps,
+  scope: FtsScope,
+  terms: string[],
+): { primary: string | null; wider: string | null } {
+  const plain = () => ({ primary: buildMatchExpression(terms), wider: null });
   const stats = deps.termStats;
-  if (!stats || terms.length <= 1) return buildMatchExpression(terms);
+  if (!stats || terms.length <= 1) return plain();
   const now = deps.clock.now();
   try {
-    let rows = stats.rows.get(scope);
-    if (!rows || now - rows.at > STATS_TTL_MS) {
-      rows = { n: ftsRowCount(deps.db, scope), at: now };
-      stats.rows.set(scope, rows);
-    }
-    if (rows.n < PRUNE_FROM_ROWS) return buildMatchExpression(terms);
+    const rows = { n: ftsRowCount(deps.db, scope) };
+    if (rows.n < PRUNE_FROM_ROWS) return plain();
     const limit = Math.floor(Math.max(PRUNE_MIN_DF, rows.n * PRUNE_SHARE));
     const rare = Math.floor(Math.max(RARE_MIN_DF, rows.n * RARE_SHARE));
     const withDf = terms.map((term) => {
@@ -228,15 +234,19 @@ function matchFor(deps: SearchDeps, scope: FtsScope, terms: string[]): string | 
     const kept = present.filter((t) => t.df <= limit).slice(0, PRUNE_MAX_TERMS);
     // Only common words: search the two least common ones.
     const chosen = kept.length > 0 ? kept : present.slice(0, 2);
-    return buildPairedMatchExpression(
-      chosen.filter((t) => t.df <= rare).map((t) => t.term),
-      chosen.filter((t) => t.df > rare).map((t) => t.term),
-    );
+    const paired = chosen.filter((t) => t.df > rare).map((t) => t.term);
+    return {
+      primary: buildPairedMatchExpression(
+        chosen.filter((t) => t.df <= rare).map((t) => t.term),
+        paired,
+      ),
+      wider: paired.length > 1 ? buildMatchExpression(chosen.map((t) => t.term)) : null,
+    };
   } catch (err) {
     deps.logger?.warn('term statistics failed; searching every term', {
       error: err instanceof Error ? err.message : String(err),
     });
-    return buildMatchExpression(terms);
+    return plain();
   }
 }
 

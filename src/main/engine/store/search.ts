@@ -144,10 +144,13 @@ export function ftsDocumentFrequency(db: Db, scope: FtsScope, match: string, cap
   ).n;
 }
 
-/** Rows in the scope's table, all agents (the N of document frequencies). */
+/**
+ * Roughly how many rows the scope's table holds, all agents: the largest id (O(1) on the
+ * primary key; deleted rows make it an overestimate, which is fine for term statistics).
+ */
 export function ftsRowCount(db: Db, scope: FtsScope): number {
   const table = { transcript: 'transcript', episodes: 'episodes', pinned: 'pinned_facts' }[scope];
-  return (prepared(db, `SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  return (prepared(db, `SELECT coalesce(max(id), 0) AS n FROM ${table}`).get() as { n: number }).n;
 }
 
 const FTS_TABLE: Record<FtsScope, string> = {
