@@ -66,7 +66,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     const cached = names.get(agentId);
     if (cached && now - cached.at < NAMES_TTL_MS) return cached.ctx;
     const raw: string[] = [];
-    for (const head of recentTranscriptSample(deps.db, agentId, 300)) {
+    for (const head of recentTranscriptSample(deps.db, agentId, 1_000)) {
       const s = speakerOf(head);
       if (s !== null) raw.push(s);
     }
