@@ -27,9 +27,10 @@ key.fill(0);
 const port = parentPort!;
 port.postMessage({ ready: true });
 
-// Requests that arrived in the same turn of the event loop are committed together (group
-// commit): the per-commit cost (FTS5 segment, WAL frames, encryption) is paid once. Durable
-// requests are committed on their own with synchronous=FULL.
+// Requests arrive in small batches (the main thread gathers them for a few ms) and those
+// that arrived in the same turn of the event loop are committed together (group commit): the
+// per-commit cost (FTS5 segment, WAL frames, encryption) is paid once. Durable requests are
+// committed on their own with synchronous=FULL.
 let queue: WriterRequest[] = [];
 let scheduled = false;
 
@@ -69,7 +70,7 @@ function runOne(r: WriterRequest): WriterResponse {
   }
 }
 
-port.on('message', (msg: WriterRequest | { close: true }) => {
+port.on('message', (msg: WriterRequest[] | { close: true }) => {
   if ('close' in msg) {
     if (queue.length > 0) flush();
     clearInterval(checkpointTimer);
@@ -81,7 +82,7 @@ port.on('message', (msg: WriterRequest | { close: true }) => {
     port.postMessage({ closed: true });
     return;
   }
-  queue.push(msg);
+  queue.push(...msg);
   if (!scheduled) {
     scheduled = true;
     setImmediate(flush);

@@ -36,6 +36,11 @@ export interface TranscriptWriterOptions {
   /** Default true; false or an unavailable worker file → inline. */
   useWorker?: boolean;
   checkpointIntervalMs?: number;
+  /**
+   * How long a non-durable turn may wait on the main thread to be sent with others (default
+   * 20 ms): one message and one commit for many turns costs far less CPU than one each.
+   */
+  batchDelayMs?: number;
 }
 
 export function createInlineTranscriptWriter(db: Db): TranscriptWriter {
@@ -83,9 +88,35 @@ export async function createTranscriptWriter(
   let failed: Error | null = null;
   let onClosed: (() => void) | null = null;
 
+  // Non-durable requests wait here for up to batchDelayMs, then go in one message.
+  let outbox: WriterRequest[] = [];
+  let outboxTimer: NodeJS.Timeout | undefined;
+  const batchDelayMs = options.batchDelayMs ?? 20;
+  const flushOutbox = () => {
+    clearTimeout(outboxTimer);
+    outboxTimer = undefined;
+    if (outbox.length === 0 || failed) return;
+    worker.postMessage(outbox);
+    outbox = [];
+  };
+
   const failAll = (err: Error) => {
     if (!failed && !closed) options.db.pragma('wal_autocheckpoint = 1000');
     failed = err;
+    clearTimeout(outboxTimer);
+    // Never sent: they can still be written here. Sent but unanswered: unknown, rejected.
+    const unsent = outbox;
+    outbox = [];
+    for (const r of unsent) {
+      const p = pending.get(r.id);
+      pending.delete(r.id);
+      if (!p) continue;
+      try {
+        p.resolve(recordTurn(options.db, r.input));
+      } catch (e) {
+        p.reject(e as Error);
+      }
+    }
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
@@ -156,7 +187,15 @@ export async function createTranscriptWriter(
       return new Promise<RecordTurnResult>((resolve, reject) => {
         pending.set(id, { resolve, reject });
         worker.ref();
-        worker.postMessage(request);
+        if (request.durable) {
+          // Keep the order: what waited in the outbox goes first.
+          flushOutbox();
+          worker.postMessage([request]);
+        } else {
+          outbox.push(request);
+          if (outbox.length >= 64) flushOutbox();
+          else outboxTimer ??= setTimeout(flushOutbox, batchDelayMs);
+        }
       }).finally(() => {
         if (pending.size === 0) worker.unref();
       });
@@ -176,6 +215,7 @@ export async function createTranscriptWriter(
           resolve();
         };
         worker.ref();
+        flushOutbox();
         worker.postMessage({ close: true });
       }).then(async () => {
         await worker.terminate();
