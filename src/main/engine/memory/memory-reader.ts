@@ -124,6 +124,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
         section,
         budgetTokens: settings.memoryBudgetTokens,
         bumpUsage: options.bumpUsage !== false,
+        presence,
       });
       log.debug('context built', {
         section: result.section,

@@ -16,6 +16,8 @@ export interface PlanInput {
   budgetTokens: number;
   /** Record use_count / last_used of what was injected (false for /memory/context previews). */
   bumpUsage?: boolean;
+  /** Which kinds the agent has at all (memoryPresence): empty kinds are not searched. */
+  presence?: { transcript: boolean; episodes: boolean; pinned: boolean };
 }
 
 export const SECTION_TITLES = {
@@ -77,23 +79,27 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     }));
     groups.push(hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)));
   } else if (section === 'pinned') {
-    const facts = await searchScope(deps, {
-      agentId,
-      scope: 'pinned',
-      query: message,
-      topK: 10,
-      likeFallback: false,
-    });
+    const facts = !(input.presence?.pinned ?? true)
+      ? []
+      : await searchScope(deps, {
+          agentId,
+          scope: 'pinned',
+          query: message,
+          topK: 10,
+          likeFallback: false,
+        });
     groups.push(hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)));
     transcriptWanted = facts.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
   } else if (section === 'episode') {
-    const episodes = await searchScope(deps, {
-      agentId,
-      scope: 'episodes',
-      query: message,
-      topK: 5,
-      likeFallback: false,
-    });
+    const episodes = !(input.presence?.episodes ?? true)
+      ? []
+      : await searchScope(deps, {
+          agentId,
+          scope: 'episodes',
+          query: message,
+          topK: 5,
+          likeFallback: false,
+        });
     groups.push(
       hitGroup(
         SECTION_TITLES.episode,
@@ -105,7 +111,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
   } else {
     transcriptWanted = TRANSCRIPT_LINES;
   }
-  if (transcriptWanted > 0) {
+  if (transcriptWanted > 0 && (input.presence?.transcript ?? true)) {
     const lines = await searchScope(deps, {
       agentId,
       scope: 'transcript',
