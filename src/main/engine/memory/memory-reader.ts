@@ -61,10 +61,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     }
   }, 0).unref();
 
-  function gateContext(agentId: string): GateContext {
-    const now = deps.clock.now();
-    const cached = names.get(agentId);
-    if (cached && now - cached.at < NAMES_TTL_MS) return cached.ctx;
+  function computeGateContext(agentId: string): GateContext {
     const raw: string[] = [];
     for (const head of recentTranscriptSample(deps.db, agentId, 1_000)) {
       const s = speakerOf(head);
@@ -77,7 +74,32 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       // Capitalised words not at the start of a sentence are likely names.
       for (const m of f.content.matchAll(/(?<=[^.!?]\s)\p{Lu}[\p{L}'-]{2,}/gu)) raw.push(m[0]);
     }
-    const ctx = { knownNames: nameSet(raw) };
+    return { knownNames: nameSet(raw) };
+  }
+
+  const refreshing = new Set<string>();
+  function gateContext(agentId: string): GateContext {
+    const now = deps.clock.now();
+    const cached = names.get(agentId);
+    if (cached && now - cached.at < NAMES_TTL_MS) return cached.ctx;
+    if (cached) {
+      // Stale: answer with what we know and refresh off the request path.
+      if (!refreshing.has(agentId)) {
+        refreshing.add(agentId);
+        setImmediate(() => {
+          refreshing.delete(agentId);
+          try {
+            names.set(agentId, { at: deps.clock.now(), ctx: computeGateContext(agentId) });
+          } catch (err) {
+            log.warn('could not refresh known names', {
+              error: err instanceof Error ? err.message : String(err),
+            });
+          }
+        });
+      }
+      return cached.ctx;
+    }
+    const ctx = computeGateContext(agentId);
     if (names.size >= CACHE_ENTRIES) names.delete(names.keys().next().value as string);
     names.set(agentId, { at: now, ctx });
     return ctx;
