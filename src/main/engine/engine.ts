@@ -147,10 +147,17 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     logger: logger.child('secrets'),
   });
   const keySource: KeySource = resolved.source;
-  const opened = openDataDirDatabase({ dataDir, key: resolved.key, logger: logger.child('store') });
+  let opened: ReturnType<typeof openDataDirDatabase>;
+  try {
+    opened = openDataDirDatabase({ dataDir, key: resolved.key, logger: logger.child('store') });
+  } catch (err) {
+    resolved.key.fill(0);
+    throw err;
+  }
   const db = opened.db;
   let writer: TranscriptWriter;
   try {
+    // The key is needed once more, for the writer thread's own connection; then it is wiped.
     writer = await createTranscriptWriter({
       db,
       path: opened.path,
