@@ -9,8 +9,10 @@
 //   await h.idle();                                    // background recording settled
 //   await h.stop();                                    // engine, upstream, temp dir
 //
-// Options pass through to createEngine (e.g. `config: { upstreamTimeoutMs: 300 }`), and
-// `keepDataDir` / `dataDir` allow restarting on the same data (same key, same token).
+// Options pass through to createEngine (e.g. `config: { upstreamTimeoutMs: 300 }`, an
+// `embedder` pointing at test/fixtures/tiny-model, `distiller` timings, `writerWorker: false`
+// to write turns on the main thread), and `dataDir` + `dbKey` restart on the same data.
+// Embeddings are off unless `config.embedder` says otherwise; the static UI is not served.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
