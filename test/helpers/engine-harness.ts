@@ -12,7 +12,7 @@
 // Options pass through to createEngine (e.g. `config: { upstreamTimeoutMs: 300 }`, an
 // `embedder` pointing at test/fixtures/tiny-model, `distiller` timings, `writerWorker: false`
 // to write turns on the main thread), and `dataDir` + `dbKey` restart on the same data.
-// Embeddings are off unless `config.embedder` says otherwise; the static UI is not served.
+// Embeddings are off unless `config.embedder` says otherwise; `/` shows the UI placeholder.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
