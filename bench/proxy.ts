@@ -177,7 +177,7 @@ async function measure(
     'x-osaurus-agent-id': AGENT,
   };
   const directHeaders = { 'content-type': 'application/json' };
-  const warmup = Math.min(200, iterations / 5);
+  const warmup = Math.min(300, iterations / 4);
   for (let i = 0; i < iterations + warmup; i++) {
     // Interleaved, alternating order: both paths see the same machine state.
     // One ongoing conversation, as a chatting agent has (a new conversation id per request

@@ -1,6 +1,7 @@
 // Worker-thread side of the transcript writer (see transcript-writer.ts): its own connection
 // to the encrypted database, so inserting turns, maintaining both FTS5 indexes and
 // checkpointing the WAL never run on the thread that serves HTTP requests.
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './open.ts';
 import { recordTurn, type RecordTurnInput, type RecordTurnResult } from './transcript.ts';
@@ -21,6 +22,16 @@ export interface WriterInit {
 }
 
 const init = workerData as WriterInit;
+
+// On Linux the nice value is per thread: this background writer yields the CPU to the thread
+// serving requests when both want it (elsewhere it would apply to the whole process: skip).
+if (process.platform === 'linux') {
+  try {
+    setPriority(5);
+  } catch {
+    // not permitted: keep the default priority
+  }
+}
 const key = Buffer.from(init.key);
 const db = openDatabase({ path: init.path, key, migrate: false });
 key.fill(0);
