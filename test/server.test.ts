@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HealthResponse } from '../src/shared/api.ts';
+import { AgentsResponse, HealthResponse } from '../src/shared/api.ts';
+import { PublicSettings } from '../src/shared/settings.ts';
 import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
 import { request as httpRequest } from 'node:http';
 
@@ -275,5 +276,7 @@ describe('settings over HTTP', () => {
       { id: 'p', name: 'Q', baseUrl: 'http://127.0.0.1:9/v1', apiKeySet: true },
     ]);
     expect(h.services.settings.get().providers[0]!.apiKey).toBe('sk-very-secret');
+    expect(PublicSettings.safeParse(got.body).success).toBe(true);
+    expect(AgentsResponse.safeParse((await h.api('GET', '/agents')).body).success).toBe(true);
   });
 });
