@@ -3,7 +3,7 @@
 // client-side ranges block bad values before sending; accepted changes persist.
 import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../../src/renderer/src/api/client.ts';
 import { SettingsForm } from '../../src/renderer/src/components/SettingsForm.tsx';

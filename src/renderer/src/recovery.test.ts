@@ -3,7 +3,7 @@
 // bridge, a refusal shown next to the field, Quit asking the main process to give up.
 import '@testing-library/jest-dom/vitest';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RecoveryBridge } from '../../shared/ipc.ts';
 import html from '../recovery.html?raw';
