@@ -31,6 +31,8 @@ export const HealthResponse = z.object({
   upstream: z.object({ configured: z.boolean(), url: z.string().nullable() }),
   memoryEnabled: z.boolean(),
   uptimeSeconds: z.number(),
+  /** Where an unreadable database was moved at start-up (never deleted), else null. */
+  quarantined: z.string().nullable().default(null),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
 
@@ -233,6 +235,10 @@ export const IdentityPut = z.object({
   narrative: z.string().max(20_000).optional(),
   overrides: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
 });
+
+/** GET /memory/recovery-key: the key that opens the database if the keychain entry is lost. */
+export const RecoveryKeyResponse = z.object({ recovery_key: z.string() });
+export type RecoveryKeyResponse = z.infer<typeof RecoveryKeyResponse>;
 
 export const DeletedResponse = z.object({ deleted: z.boolean(), id: z.number().int().optional() });
 

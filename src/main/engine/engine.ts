@@ -7,7 +7,7 @@ import type { KeySource } from '../../shared/api.ts';
 import type { Settings } from '../../shared/settings.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Logger } from './logger.ts';
-import { resolveDatabaseKey } from './secrets.ts';
+import { getRecoveryKey, resolveDatabaseKey } from './secrets.ts';
 import { type AppOptions, buildApp, listen } from './server/app.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './server/background.ts';
 import type { EngineServices, SettingsService } from './services.ts';
@@ -240,6 +240,15 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       embedder: { state: () => embedder.state() },
       vectors,
       startedAt: clock.now(),
+      quarantined: opened.quarantined,
+      recoveryKey: () =>
+        getRecoveryKey({
+          dataDir,
+          env,
+          dbKeyHex: config.dbKey,
+          useKeychain: config.useKeychain ?? true,
+          logger: logger.child('secrets'),
+        }),
     };
 
     const background = createBackgroundTasks(logger.child('jobs'));

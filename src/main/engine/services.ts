@@ -128,4 +128,11 @@ export interface EngineServices {
   /** null when embeddings are disabled (embeddingBackend 'none'). */
   vectors: VectorService | null;
   startedAt: number;
+  /** Where an unreadable database was moved at start-up (shown in /health and the UI). */
+  quarantined: string | null;
+  /**
+   * The recovery key, re-derived on demand from the key's source (keychain, key file or
+   * environment) so the engine keeps no copy of the key in memory.
+   */
+  recoveryKey(): Promise<string>;
 }

@@ -9,6 +9,7 @@ import { registerHealthRoutes } from './routes/health.ts';
 import { registerIngestRoutes } from './routes/ingest.ts';
 import { registerProxyRoutes } from './routes/proxy.ts';
 import { registerSettingsRoutes } from './routes/settings.ts';
+import { registerRecoveryKeyRoutes } from './routes/recovery-key.ts';
 import { registerMemoryAdminRoutes } from './routes/memory-admin.ts';
 import { registerMemoryReadRoutes } from './routes/memory-read.ts';
 import { registerSecurity } from './security.ts';
@@ -115,6 +116,7 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   });
   registerAgentRoutes(app, services);
   registerSettingsRoutes(app, services);
+  registerRecoveryKeyRoutes(app, services);
   registerMemoryReadRoutes(app, services);
   registerMemoryAdminRoutes(app, services);
   if (options.staticUiDir !== undefined) registerStaticUi(app, { rootDir: options.staticUiDir });

@@ -3,6 +3,7 @@
 // instead of rendering half-empty pages.
 import { z } from 'zod';
 import {
+  RecoveryKeyResponse,
   AgentsResponse,
   ConsolidateResponse,
   ConsolidationRunsResponse,
@@ -58,9 +59,6 @@ export const ModelsResponse = z.object({
   data: z.array(z.object({ id: z.string(), owned_by: z.string().optional() }).passthrough()),
 });
 export type ModelsResponse = z.infer<typeof ModelsResponse>;
-
-/** `GET /memory/recovery-key`, when the server exposes it. */
-export const RecoveryKeyResponse = z.object({ recovery_key: z.string() });
 
 export type PinnedStatusFilter = 'active' | 'disabled' | 'all';
 export type PinnedSort = 'salience' | 'created_at' | 'last_used' | 'use_count';

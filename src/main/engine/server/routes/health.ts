@@ -25,6 +25,7 @@ export function registerHealthRoutes(app: FastifyInstance, services: EngineServi
       upstream: { configured: url !== null, url: displayUrl(url) },
       memoryEnabled: services.settings.get().enabled,
       uptimeSeconds: Math.round((services.clock.now() - services.startedAt) / 1000),
+      quarantined: services.quarantined,
     };
   });
 }
