@@ -41,6 +41,13 @@ export function OverviewPage() {
     <div className="page">
       <h1>Overview</h1>
       <ErrorBox error={health.error} title="Server" />
+      {h?.quarantined ? (
+        <div className="alert alert-error" role="alert">
+          <strong>The previous database could not be opened.</strong> It was moved, untouched, to{' '}
+          <code>{h.quarantined}</code> and Cairn started with an empty one. Nothing was deleted: to
+          get it back, stop Cairn and restore that file with its recovery key.
+        </div>
+      ) : null}
       <div className="grid grid-2">
         <Card title="Server">
           {h ? (
