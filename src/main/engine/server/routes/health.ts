@@ -18,7 +18,9 @@ export function registerHealthRoutes(app: FastifyInstance, services: EngineServi
     const embedder = services.embedder.state();
     const url = services.upstream.baseUrl();
     return {
-      status: embedder.status === 'error' ? 'degraded' : 'ok',
+      // Memory works without embeddings (FTS5 search), so a model that failed to download is
+      // reported in `embedder`, not as a degraded server. A quarantined database is.
+      status: services.quarantined === null ? 'ok' : 'degraded',
       version: services.version,
       encryption: { enabled: true, cipher: 'sqlcipher', keySource: services.keySource },
       embedder,
