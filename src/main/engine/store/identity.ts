@@ -98,3 +98,33 @@ export function appendIdentityOverrides(
   putIdentity(db, agentId, { overrides }, now);
   return changed;
 }
+
+/**
+ * Follows a user's edit of a pinned fact into the overrides: the override that states the
+ * same text as `from` is replaced by `to`, or removed when `to` is null (the fact was
+ * forgotten or disabled). Returns whether an override changed.
+ */
+export function reviseIdentityOverride(
+  db: Db,
+  agentId: string,
+  from: string,
+  to: string | null,
+  now: number,
+): boolean {
+  const current = getIdentity(db, agentId);
+  const target = normalise(from);
+  if (!target || !current.overrides.some((o) => normalise(o) === target)) return false;
+  const replacement = to?.trim() || null;
+  const seen = new Set<string>();
+  const overrides: string[] = [];
+  for (const o of current.overrides) {
+    const text = normalise(o) === target ? replacement : o;
+    if (text === null) continue;
+    const norm = normalise(text);
+    if (seen.has(norm)) continue;
+    seen.add(norm);
+    overrides.push(text);
+  }
+  putIdentity(db, agentId, { overrides }, now);
+  return true;
+}

@@ -35,7 +35,12 @@ import {
   updateEpisode,
   type EpisodeRecord,
 } from '../../store/episodes.ts';
-import { getIdentity, putIdentity, type IdentityRecord } from '../../store/identity.ts';
+import {
+  getIdentity,
+  putIdentity,
+  reviseIdentityOverride,
+  type IdentityRecord,
+} from '../../store/identity.ts';
 import { databaseSizeBytes, memoryCounts } from '../../store/memory-stats.ts';
 import {
   deletePinned,
@@ -217,7 +222,20 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
         );
       }
     }
-    const updated = updatePinned(db, agentId, id, patch, clock.now());
+    // An identity fact is also an always-on override: a correction or a disable follows it
+    // there, or the old text would still be injected into every request.
+    const updated = db.transaction(() => {
+      const before = getPinned(db, agentId, id);
+      const after = updatePinned(db, agentId, id, patch, clock.now());
+      if (before && after) {
+        if (after.status === 'disabled') {
+          reviseIdentityOverride(db, agentId, before.content, null, clock.now());
+        } else if (after.content !== before.content) {
+          reviseIdentityOverride(db, agentId, before.content, after.content, clock.now());
+        }
+      }
+      return after;
+    })();
     if (!updated) throw notFound('pinned fact', id);
     if (patch.content !== undefined) reindex('pinned', id, agentId, updated.content);
     return toPinnedDto(updated);
@@ -225,7 +243,13 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.delete('/memory/pinned/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    if (!deletePinned(db, agentId, id)) throw notFound('pinned fact', id);
+    const deleted = db.transaction(() => {
+      const fact = getPinned(db, agentId, id);
+      if (!fact || !deletePinned(db, agentId, id)) return false;
+      reviseIdentityOverride(db, agentId, fact.content, null, clock.now());
+      return true;
+    })();
+    if (!deleted) throw notFound('pinned fact', id);
     unindex('pinned', id);
     return { deleted: true, id };
   });
