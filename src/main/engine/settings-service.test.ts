@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../shared/settings.ts';
 import { tempDatabase } from '../../../test/helpers/temp-db.ts';
-import { silentLogger } from './logger.ts';
+import { createLogger, silentLogger } from './logger.ts';
 import { createSettingsService, toPublicSettings } from './settings-service.ts';
 import { isCairnError } from './errors.ts';
 
@@ -14,6 +14,30 @@ function setup() {
 }
 
 describe('settings service', () => {
+  it('logs which settings changed (their names, never their values)', () => {
+    const t = tempDatabase();
+    cleanups.push(t.cleanup);
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', sink: (l) => lines.push(l) });
+    const svc = createSettingsService({ db: t.db, logger });
+    svc.update({ memoryBudgetTokens: 1234, coreModel: 'my-secret-model' });
+    const line = lines.find((l) => l.includes('settings updated'));
+    expect(line).toBeDefined();
+    expect(line).toContain('memoryBudgetTokens');
+    expect(line).toContain('coreModel');
+    expect(line).not.toContain('1234');
+    expect(line).not.toContain('my-secret-model');
+  });
+
+  it('a blank Core Model means none (heuristic distiller)', () => {
+    const { svc } = setup();
+    svc.update({ coreModel: 'llama3.2' });
+    svc.update({ coreModel: '  ' });
+    expect(svc.get().coreModel).toBeNull();
+    svc.update({ coreModel: '' });
+    expect(svc.get().coreModel).toBeNull();
+  });
+
   it('starts from the defaults and persists a partial update without resetting other keys', () => {
     const { db, svc } = setup();
     expect(svc.get()).toEqual(defaultSettings);

@@ -36,7 +36,8 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
   const loaded = loadSettings(options.db);
   if (loaded.dropped.length > 0) {
     log.warn('stored settings were invalid or unknown; using defaults for them', {
-      keys: loaded.dropped,
+      // not `keys`: the logger redacts any field whose name contains "key"
+      settings: loaded.dropped,
     });
   }
   let current: Settings = Object.freeze(loaded.settings) as Settings;
@@ -79,6 +80,9 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
           ids.add(prov.id);
         }
       }
+      // A blank Core Model means "none" (the heuristic distiller), as the settings form sends
+      // it; stored as '' it would be sent to the provider as a model name.
+      if (given.coreModel !== undefined && given.coreModel?.trim() === '') given.coreModel = null;
       const merged = SettingsSchema.safeParse({ ...current, ...given });
       if (!merged.success) {
         throw new CairnError(
@@ -99,7 +103,7 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       saveSettings(options.db, next);
       const prev = current;
       current = Object.freeze(next) as Settings;
-      log.info('settings updated', { keys: Object.keys(given) });
+      log.info('settings updated', { settings: Object.keys(given) });
       for (const listener of listeners) {
         try {
           listener(current, prev);
