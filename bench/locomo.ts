@@ -18,7 +18,7 @@ import { startEngine } from '../test/helpers/engine-harness.ts';
 import type { SearchResponse } from '../src/shared/api.ts';
 import { countTokens } from '../src/main/engine/memory/tokens.ts';
 import { buildMatchExpression, words } from '../src/main/engine/memory/text.ts';
-import { searchTranscriptPlainBm25 } from '../src/main/engine/store/search.ts';
+import { createPlainBm25Baseline } from '../src/main/engine/store/search.ts';
 import { deleteConversation, listTranscript } from '../src/main/engine/store/transcript.ts';
 
 type Print = (line: string) => void;
@@ -41,28 +41,18 @@ interface Conversation {
   conversation: Record<string, unknown>;
 }
 
-export const UNRELATED_PROMPTS = [
-  'Write a haiku about autumn leaves',
-  'Explain how quicksort works',
-  'Translate "where is the train station" into German',
-  'What is 17 * 23?',
-  'Give me a recipe for banana bread',
-  'What is the capital of Australia?',
-  'Write a Python function that reverses a linked list',
-  'Summarize the plot of Hamlet in three sentences',
-  'How does photosynthesis work?',
-  'Tell me a joke about programmers',
-  'Convert 72 degrees Fahrenheit to Celsius',
-  'What is the difference between TCP and UDP?',
-  'Write a limerick about a cat',
-  'Solve for x: 3x + 7 = 22',
-  'Who painted the Mona Lisa?',
-  'Suggest a name for a coffee shop',
-  'Fix this code: for i in range(10) print(i)',
-  'What are the health benefits of green tea?',
-  'Explain the theory of relativity simply',
-  'How do I make pancakes fluffy?',
-];
+const PROMPTS_DIR = join(import.meta.dirname, '..', 'test', 'fixtures', 'prompts');
+const fixture = <T>(name: string): T =>
+  JSON.parse(readFileSync(join(PROMPTS_DIR, name), 'utf8')) as T;
+
+/** Prompts that must get no memory (test/fixtures/prompts/unrelated.json, also a test). */
+export const UNRELATED_PROMPTS: readonly string[] = fixture<string[]>('unrelated.json');
+/** Questions about the user's own life, asked of a plain user/assistant chat memory. */
+export const MEMORY_QUESTIONS: readonly string[] = fixture<string[]>('memory-questions.json');
+interface PersonalChat {
+  sessions: { date: string; turns: { user: string; assistant: string }[] }[];
+}
+const PERSONAL_CHAT = fixture<PersonalChat>('personal-chat.json');
 
 export function defaultLocomoPath(): string {
   const here = fileURLToPath(new URL('.', import.meta.url));
@@ -99,6 +89,10 @@ export async function runLocomoBench(
     return;
   }
   const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
+  // CAIRN_LOCOMO_DISTIL=1: the heuristic distiller runs on every session too (facts, episodes
+  // and their entity names are then in memory, as for a user who ingests without
+  // skip_extraction).
+  const distil = process.env.CAIRN_LOCOMO_DISTIL === '1';
   const h = await startEngine({ config: { embedder: { backend: 'none' } } });
   h.upstream.setDefault(() => ({ kind: 'chat', content: 'ok' }));
   const t0 = performance.now();
@@ -130,10 +124,11 @@ export async function runLocomoBench(
           agent_id: agent,
           conversation_id: conversationId,
           session_date: s.date,
-          skip_extraction: true,
+          skip_extraction: !distil,
           turns: pairs,
         });
         if (res.status !== 200) throw new Error(`ingest failed: ${JSON.stringify(res.body)}`);
+        if (distil) await h.idle();
         // Rows are stored in turn order: map dia_id → transcript row id.
         const rows = listTranscript(h.services.db, {
           agentId: agent,
@@ -154,6 +149,8 @@ export async function runLocomoBench(
       let cq = 0;
       let cr10 = 0;
       let cBlock = 0;
+      // The baseline's unstemmed index, over the rows ingested so far (all agents).
+      const baseline = createPlainBm25Baseline(h.services.db);
       for (const [qi, qa] of conv.qa.entries()) {
         if (qa.category === 5) continue;
         const evidence = qa.evidence.map((e) => idOf.get(e)).filter((x): x is number => !!x);
@@ -176,10 +173,7 @@ export async function runLocomoBench(
         resultTokens += countTokens(res.body.results.map((r) => r.content).join('\n'));
 
         const match = buildMatchExpression([...new Set(words(qa.question))]);
-        const base =
-          match === null
-            ? []
-            : searchTranscriptPlainBm25(h.services.db, { agentId: agent, match, limit: 10 });
+        const base = match === null ? [] : baseline.search({ agentId: agent, match, limit: 10 });
         const baseFound = evidence.filter((e) => base.includes(e)).length;
         baseR10 += baseFound / evidence.length;
         if (baseFound > 0) baseHit10++;
@@ -205,23 +199,53 @@ export async function runLocomoBench(
           }
         }
       }
+      baseline.close();
       perConv.push(
         `${conv.sample_id}: ${cq} questions, recall@10 ${(cr10 / cq).toFixed(3)}, evidence in block ${(cBlock / cq).toFixed(3)}`,
       );
     }
 
-    let unrelatedInjected = 0;
-    for (const [i, prompt] of UNRELATED_PROMPTS.entries()) {
-      const agent = `locomo-${data[i % data.length]?.sample_id}`;
-      const conversationId = `bench-unrelated-${i}`;
-      if ((await proxiedBlock(h, agent, conversationId, prompt)) !== '') unrelatedInjected++;
+    // A plain user/assistant chat memory, distilled by the heuristic distiller.
+    const personal = 'bench-personal-chat';
+    for (const [n, session] of PERSONAL_CHAT.sessions.entries()) {
+      const res = await h.api('POST', '/memory/ingest', {
+        agent_id: personal,
+        conversation_id: `personal-${n}`,
+        session_date: session.date,
+        turns: session.turns,
+      });
+      if (res.status !== 200) throw new Error(`ingest failed: ${JSON.stringify(res.body)}`);
       await h.idle();
-      deleteConversation(h.services.db, agent, conversationId);
+    }
+    let memoryInjected = 0;
+    const memoryMissed: number[] = [];
+    for (const [i, question] of MEMORY_QUESTIONS.entries()) {
+      const conversationId = `bench-memory-${i}`;
+      if ((await proxiedBlock(h, personal, conversationId, question)) !== '') memoryInjected++;
+      else memoryMissed.push(i);
+      await h.idle();
+      deleteConversation(h.services.db, personal, conversationId);
+    }
+
+    // Every unrelated prompt against every agent: the names in memory differ per agent.
+    const agents = [...data.map((c) => `locomo-${c.sample_id}`), personal];
+    let unrelatedInjected = 0;
+    const unrelatedHit = new Set<number>();
+    for (const agent of agents) {
+      for (const [i, prompt] of UNRELATED_PROMPTS.entries()) {
+        const conversationId = `bench-unrelated-${i}`;
+        if ((await proxiedBlock(h, agent, conversationId, prompt)) !== '') {
+          unrelatedInjected++;
+          unrelatedHit.add(i);
+        }
+        await h.idle();
+        deleteConversation(h.services.db, agent, conversationId);
+      }
     }
 
     const f = (x: number) => (x / questions).toFixed(3);
     print(
-      `LoCoMo retrieval (${data.length} conversations, ${questions} questions, no neural model)`,
+      `LoCoMo retrieval (${data.length} conversations, ${questions} questions, no neural model${distil ? ', heuristic distiller on' : ''})`,
     );
     for (const line of perConv) print(`  ${line}`);
     print(
@@ -234,8 +258,15 @@ export async function runLocomoBench(
         `${injected ? (blockTokens / injected).toFixed(0) : 0} block tokens on average`,
     );
     print(
-      `  unrelated prompts with memory injected: ${unrelatedInjected}/${UNRELATED_PROMPTS.length} (target 0)`,
+      `  unrelated prompts with memory injected: ${unrelatedInjected}/${UNRELATED_PROMPTS.length * agents.length} ` +
+        `(${UNRELATED_PROMPTS.length} prompts x ${agents.length} agents, target 0)` +
+        (unrelatedHit.size > 0 ? `; prompt #${[...unrelatedHit].join(', #')}` : ''),
     );
+    print(
+      `  memory questions to a plain user/assistant chat: ${memoryInjected}/${MEMORY_QUESTIONS.length} got memory` +
+        (memoryMissed.length > 0 ? ` (missed #${memoryMissed.join(', #')})` : ''),
+    );
+    print(`  LoCoMo questions with no memory injected: ${questions - injected}/${questions}`);
     print(`  took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   } finally {
     await h.stop();

@@ -148,7 +148,9 @@ describe('crash safety', () => {
       .get() as { n: number };
     expect(signals.n).toBe(counts.size);
     const fts = db
-      .prepare(`SELECT count(*) AS n FROM transcript_fts WHERE transcript_fts MATCH 'quick'`)
+      .prepare(
+        `SELECT count(*) AS n FROM transcript_stem_fts WHERE transcript_stem_fts MATCH 'quick'`,
+      )
       .get() as { n: number };
     expect(fts.n).toBe(counts.size * TURNS_PER_BATCH);
   }, 60_000);

@@ -152,7 +152,7 @@ describe('openDataDirDatabase', () => {
     expect(transcriptContents(db)[199]).toBe(`${MARKER} turn 199`);
     expect(schemaVersion(db)).toBe(latestVersion);
     const fts = db
-      .prepare(`SELECT count(*) AS n FROM transcript_fts WHERE transcript_fts MATCH ?`)
+      .prepare(`SELECT count(*) AS n FROM transcript_stem_fts WHERE transcript_stem_fts MATCH ?`)
       .get('"turn 199"') as { n: number };
     expect(fts.n).toBe(1);
     db.close();

@@ -373,19 +373,29 @@ export function memoryPresence(
 }
 
 /**
- * Plain BM25 over the unstemmed transcript mirror (no stemming, no re-ranking): the baseline
- * the retrieval benchmark compares against.
+ * Plain BM25 (unstemmed, no re-ranking) over the transcript: the baseline the retrieval
+ * benchmark compares against; no request path uses it. The unstemmed mirror it needs is not
+ * kept in the database (migration 003 dropped it: maintaining it doubled the insert cost), so
+ * it is built here from the rows of every agent, in an attached in-memory database (never a
+ * plaintext temp file), and lives until `close()`.
  */
-export function searchTranscriptPlainBm25(
-  db: Db,
-  q: { agentId: string; match: string; limit: number },
-): number[] {
-  return (
-    prepared(
-      db,
-      `SELECT t.id FROM transcript_fts CROSS JOIN transcript t ON t.id = transcript_fts.rowid
-         WHERE transcript_fts MATCH ? AND t.agent_id = ?
-         ORDER BY bm25(transcript_fts) LIMIT ?`,
-    ).all(q.match, q.agentId, q.limit) as { id: number }[]
-  ).map((r) => r.id);
+export function createPlainBm25Baseline(db: Db): {
+  search(q: { agentId: string; match: string; limit: number }): number[];
+  close(): void;
+} {
+  db.exec(`ATTACH DATABASE ':memory:' AS plain_bm25`);
+  db.exec(`CREATE VIRTUAL TABLE plain_bm25.transcript_plain_fts USING fts5 (
+      content, content = '', tokenize = 'unicode61 remove_diacritics 2')`);
+  db.exec(
+    `INSERT INTO plain_bm25.transcript_plain_fts (rowid, content) SELECT id, content FROM main.transcript`,
+  );
+  const query = db.prepare(
+    `SELECT t.id FROM plain_bm25.transcript_plain_fts AS f CROSS JOIN main.transcript t ON t.id = f.rowid
+       WHERE f.transcript_plain_fts MATCH ? AND t.agent_id = ?
+       ORDER BY bm25(f.transcript_plain_fts) LIMIT ?`,
+  );
+  return {
+    search: (q) => (query.all(q.match, q.agentId, q.limit) as { id: number }[]).map((r) => r.id),
+    close: () => db.exec('DETACH DATABASE plain_bm25'),
+  };
 }
