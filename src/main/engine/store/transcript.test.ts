@@ -93,10 +93,27 @@ describe('transcript repository', () => {
     const ftsCount = (phrase: string) =>
       (
         d
-          .prepare('SELECT count(*) AS n FROM transcript_fts WHERE transcript_fts MATCH ?')
+          .prepare(
+            'SELECT count(*) AS n FROM transcript_stem_fts WHERE transcript_stem_fts MATCH ?',
+          )
           .get(`"${phrase}"`) as { n: number }
       ).n;
     expect(ftsCount('number 3')).toBe(0);
     expect(ftsCount('number 1')).toBe(1);
+  });
+
+  it('reads rows by id for one agent, in id order, each once', () => {
+    const d = db();
+    const msg = (content: string) => ({ role: 'user' as const, content, createdAt: 1 });
+    const a = recordTurn(d, {
+      agentId: 'a',
+      conversationId: 'c',
+      messages: [msg('one'), msg('two'), msg('three')],
+    });
+    const b = recordTurn(d, { agentId: 'b', conversationId: 'c', messages: [msg('other')] });
+    const [one, two, three] = a.transcriptIds as [number, number, number];
+    const rows = getTranscriptRows(d, 'a', [three, one, b.transcriptIds[0]!, three, 999_999]);
+    expect(rows.map((r) => r.content)).toEqual(['one', 'three']);
+    expect(getTranscriptRows(d, 'a', [two]).map((r) => r.id)).toEqual([two]);
   });
 });

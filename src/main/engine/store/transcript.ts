@@ -159,11 +159,14 @@ export function getTranscriptRow(db: Db, agentId: string, id: number): Transcrip
 /** Rows by id for one agent (e.g. to index vectors after a recording), in id order. */
 export function getTranscriptRows(db: Db, agentId: string, ids: number[]): TranscriptRow[] {
   if (ids.length === 0) return [];
+  // json_each first, CROSS JOIN keeps that loop order (https://www.sqlite.org/optoverview.html#crossjoin):
+  // one primary-key lookup per id, never a walk of the agent's rows by its index.
   const rows = db
     .prepare(
-      'SELECT * FROM transcript WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
+      `SELECT t.* FROM json_each(?) AS j CROSS JOIN transcript t ON t.id = j.value
+       WHERE t.agent_id = ? ORDER BY t.id`,
     )
-    .all(agentId, JSON.stringify(ids)) as TranscriptDbRow[];
+    .all(JSON.stringify([...new Set(ids)]), agentId) as TranscriptDbRow[];
   return rows.map(toTranscriptDto);
 }
 
