@@ -12,6 +12,14 @@ export type GateMode = 'off' | 'heuristic' | 'llm';
 export interface GateContext {
   /** Lower-cased names the agent's memory knows (people, places, projects...). */
   knownNames: ReadonlySet<string>;
+  /**
+   * The subset of knownNames that are people or pets (speakers of the transcript, names in
+   * identity and family facts). A person's name alone makes a question personal ("What is
+   * Anna's hobby?"); other names (Python, Paris, React...) are also everyday words of
+   * general questions, so they count only when the message is about the user's own world.
+   * Absent: every known name counts as a person.
+   */
+  people?: ReadonlySet<string>;
 }
 
 /** Only the head of a long message is classified (a pasted document is not a question). */
@@ -27,13 +35,38 @@ const SAY_VERBS = /\b(said|say|wrote|write|typed|mentioned|told|asked)\b/iu;
 
 const EPISODE_STRONG =
   /\b(we (?:discussed|talked|spoke|chatted|covered|decided|agreed|worked on)|you (?:said|told me|mentioned|suggested|recommended|promised|helped me)|remember when|last time (?:we|i|you)|our (?:last|previous|earlier) (?:conversation|chat|discussion|session|talk)|(?:did|have) we (?:ever )?(?:discuss|talk|speak|chat|decide)|when did (?:i|we|you))\b/iu;
-const EPISODE_WEAK =
-  /\b(yesterday|last (?:week|month|year|night|weekend|time|session|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|earlier (?:today|this week)|the other day|a (?:few|couple of) (?:days|weeks|months) ago|\d+ (?:days|weeks|months|years) ago|when did|how long ago|(?:in|on|since) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\d{4}-\d{2}-\d{2})\b/iu;
+/** Time relative to now: in a question to an assistant, usually about the user's own days. */
+const EPISODE_RELATIVE =
+  /\b(yesterday|last (?:week|month|year|night|weekend|time|session|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|earlier (?:today|this week)|the other day|a (?:few|couple of) (?:days|weeks|months) ago|\d+ (?:days|weeks|months) ago)\b/iu;
+/** "When did", months, dates: just as common in history questions ("When did WWII end?"),
+ *  so they need a person or the user in the message. */
+const EPISODE_DATED =
+  /\b(when did|how long ago|\d+ years ago|(?:in|on|since) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\d{4}-\d{2}-\d{2})\b/iu;
 
+/** Recall phrasings that are about the user by construction. */
 const RECALL =
-  /\b(remind me|do you (?:still )?remember|remember (?:what|that|my|the|when|who|where|how)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|what do you know about|do you know (?:what|where|who|how|if) (?:i|my))\b/iu;
+  /\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all) you (?:know|remember) about (?:me|my|us|our|him|her|them)|based on what you (?:know|remember))\b/iu;
+/** Recall phrasings that are just as common in general questions ("remind me how derivatives
+ *  work"): they count only when the message is about the user or someone they know. */
+const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
 const PREFERENCE =
-  /\b(my favou?rite|do i (?:like|prefer|love|hate|enjoy|dislike|own|have)|what do i (?:like|prefer|love|hate|enjoy|think|want|need|own|have)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
+  /\b(my favou?rite|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|need|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
+/** The user (or their circle) in the message: "my", "our", "we", "did I", "I went"... */
+const PERSONAL =
+  /\b(my|our|ours|we|myself|(?:did|have|had|was) i|i (?!need\b)\w+ed|i (?:went|was|did|had|have|said|told|mentioned|met|visited|saw|bought|got|moved|started|lived|worked|used|tried|made|took|ate|read|watched|wrote|asked|decided|planned|like|love|prefer))\b/iu;
+/** Asking for help or advice about something ("why is my build slow", "how do I...") is a
+ *  general question even when it says "my". */
+const ADVICE =
+  /^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|should (?:i|we)\b|is it\b)|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|errors?|exceptions?|traceback|crash\w*|fail\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run)|install\w*|compil\w+|deploy\w*|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|exit code|what does (?:that|this|it) mean)\b/iu;
+/** A question about what the user did, has done or is doing: "who did I meet", "what books
+ *  have I read", "what medication am I taking", "the plan we made", "what did the doctor
+ *  tell me". */
+const OWN_PAST =
+  /\b(?:(?:did|have|had|was|were) (?:i|we)\b|(?:am i|are we|i am|i['’]m|we are|we['’]re) \w+ing\b|did (?:\w+ ){1,3}(?:tell|give|send|show|ask) (?:me|us)\b|(?:i|we) (?:gave|sent|shared|showed|made|agreed|promised|booked|ordered|picked|chose|bought|met|visited|read|watched)\b)/iu;
+/** A name used the way people and pets are talked about: "Anna's birthday", "did Tom say". */
+const PERSON_USE_AFTER =
+  /^['’]s\s+(?:birthday|age|name|job|work|wife|husband|partner|kids?|children|son|daughter|mom|mother|dad|father|sister|brother|friend|family|dog|cat|pet|hobby|hobbies|favou?rite|plans?|house|home|address|phone|number|email|health|wedding|party)\b|^\s+(?:say|said|tell|told|mention|mentioned|go|went|visit|visited|move|moved|start|started|get|got|buy|bought|meet|met|call|called|marry|married|adopt|adopted|feel|felt|think|thought|like|likes|love|loves|doing)\b/iu;
+
 /** "my <noun>" in a question about the user's world (not "fix my code"). */
 const MY_THING =
   /\bmy (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv)(?:\w+)\b/iu;
@@ -55,16 +88,28 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (EPISODE_STRONG.test(text)) return 'episode';
 
   const task = GENERIC_TASK.test(text) || CODE_LIKE.test(text);
-  const named = mentionsKnownName(text, ctx.knownNames);
+  const advice = ADVICE.test(text);
+  // "remind me" itself says nothing about whose world the question is about.
+  const personal = PERSONAL.test(text.replace(/\bremind me\b/giu, ''));
+  const people = ctx.people ?? ctx.knownNames;
+  let named = mentionsKnownName(text, people);
+  if (!named && ctx.people !== undefined) {
+    const other = knownNameMentions(text, ctx.knownNames);
+    named =
+      other.length > 0 &&
+      ((personal && !advice && !task) || other.some((m) => PERSON_USE_AFTER.test(m.after)));
+  }
+  const recall = RECALL.test(text) || (RECALL_OPEN.test(text) && (personal || named));
   // A task that is explicitly about remembered things still gets memory ("write a toast for
   // my sister Anna's wedding" when Anna is known); other tasks get none.
-  if (task && !named && !RECALL.test(text)) return 'none';
+  if (task && !named && !recall) return 'none';
 
-  if (EPISODE_WEAK.test(text) && (named || QUESTION.test(text) || /\b(?:i|we|my)\b/iu.test(text)))
-    return 'episode';
-  if (RECALL.test(text) || PREFERENCE.test(text)) return 'pinned';
+  if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
+  if (EPISODE_DATED.test(text) && (named || personal)) return 'episode';
+  if (recall || PREFERENCE.test(text)) return 'pinned';
   if (named) return 'pinned';
-  if (MY_THING.test(text) && QUESTION.test(text) && !task) return 'pinned';
+  if ((MY_THING.test(text) || OWN_PAST.test(text)) && QUESTION.test(text) && !task && !advice)
+    return 'pinned';
   return 'none';
 }
 
@@ -75,13 +120,7 @@ function recallOrPast(text: string): boolean {
 /** True when the message names something the memory knows (whole words, case-insensitive). */
 export function mentionsKnownName(text: string, names: ReadonlySet<string>): boolean {
   if (names.size === 0) return false;
-  const tokens = words(text.replace(/[’']s\b/giu, ''));
-  for (let i = 0; i < tokens.length; i++) {
-    const w = tokens[i] as string;
-    if (names.has(w)) return true;
-    // two-word names ("new york", "anna smith")
-    if (i + 1 < tokens.length && names.has(`${w} ${tokens[i + 1] as string}`)) return true;
-  }
+  if (knownNameMentions(text, names).length > 0) return true;
   // Short forms: a capitalised word inside a sentence that starts a known name ("Mel" for
   // Melanie, "Chris" for Christopher). Lower-case words never count ("car" ≠ Caroline).
   for (const m of text.matchAll(/(?<=[^.!?\s]\s+)\p{Lu}\p{Ll}{2,}\b/gu)) {
@@ -96,16 +135,43 @@ export function mentionsKnownName(text: string, names: ReadonlySet<string>): boo
   return false;
 }
 
+/** Where the message names a known name (one- or two-word), with the text that follows. */
+export function knownNameMentions(
+  text: string,
+  names: ReadonlySet<string>,
+): { name: string; after: string }[] {
+  const out: { name: string; after: string }[] = [];
+  if (names.size === 0) return out;
+  const tokens = [...text.matchAll(/[\p{L}\p{N}]+/gu)];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as RegExpExecArray;
+    const w = t[0].toLowerCase();
+    const next = tokens[i + 1];
+    if (next && names.has(`${w} ${next[0].toLowerCase()}`)) {
+      out.push({
+        name: `${w} ${next[0].toLowerCase()}`,
+        after: text.slice(next.index + next[0].length),
+      });
+    } else if (names.has(w)) {
+      out.push({ name: w, after: text.slice(t.index + t[0].length) });
+    }
+  }
+  return out;
+}
+
 /**
  * Turns entity strings (episode entities, speaker labels, capitalised words of facts) into
  * the gate's name set: lower-cased, without stop words and very short or numeric tokens.
  */
-export function nameSet(raw: Iterable<string>): Set<string> {
+export function nameSet(raw: Iterable<string>, options: { parts?: boolean } = {}): Set<string> {
   const out = new Set<string>();
   for (const entity of raw) {
     const ws = words(entity).filter((w) => w.length >= 3 && !/^\d+$/u.test(w));
     if (ws.length === 0) continue;
     if (ws.length === 2) out.add(ws.join(' '));
+    // The words of a longer name on their own ("Anna" of "Anna Smith"); off for things like
+    // "New York", whose parts are everyday words.
+    if (ws.length > 1 && options.parts === false) continue;
     for (const w of ws) if (!STOP_WORDS.has(w) && !COMMON_WORDS.has(w)) out.add(w);
   }
   return out;

@@ -22,7 +22,7 @@ import {
 import { classifyHeuristic, classifyWithLlm, nameSet, type GateContext } from './gate.ts';
 import { planMemoryBlock } from './planner.ts';
 import { preloadTokenizer } from './tokens.ts';
-import { createTermStats, searchMemory, speakerOf, type SearchDeps } from './search.ts';
+import { createTermStats, searchMemory, type SearchDeps } from './search.ts';
 
 export interface MemoryReaderDeps {
   db: Db;
@@ -62,19 +62,14 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
   }, 0).unref();
 
   function computeGateContext(agentId: string): GateContext {
-    const raw: string[] = [];
-    for (const head of recentTranscriptSample(deps.db, agentId, 1_000)) {
-      const s = speakerOf(head);
-      if (s !== null) raw.push(s);
-    }
-    for (const e of recentEpisodeEntities(deps.db, agentId, 50)) {
-      raw.push(...parseList(e.entities));
-    }
-    for (const f of topPinnedFacts(deps.db, agentId, 200)) {
-      // Capitalised words not at the start of a sentence are likely names.
-      for (const m of f.content.matchAll(/(?<=[^.!?]\s)\p{Lu}[\p{L}'-]{2,}/gu)) raw.push(m[0]);
-    }
-    return { knownNames: nameSet(raw) };
+    return gateContextFrom({
+      transcriptHeads: recentTranscriptSample(deps.db, agentId, 1_000),
+      episodeEntities: recentEpisodeEntities(deps.db, agentId, 50).flatMap((e) =>
+        parseList(e.entities),
+      ),
+      facts: topPinnedFacts(deps.db, agentId, 200).map((f) => f.content),
+      identity: getIdentity(deps.db, agentId).overrides,
+    });
   }
 
   const refreshing = new Set<string>();
@@ -160,6 +155,41 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       return searchMemory(searchDeps, request);
     },
   };
+}
+
+/** A speaker label must recur this often in the sample to count ("Note: ..." once does not). */
+const MIN_SPEAKER_TURNS = 2;
+/** Facts that introduce a person or pet: their capitalised words are people's names. */
+const PERSON_FACT =
+  /\b(?:name|named|called|wife|husband|partner|spouse|son|daughter|kids?|child|children|mom|mother|mum|dad|father|brother|sister|boyfriend|girlfriend|fianc[eé]e?|grand(?:ma|mother|pa|father)|dog|cat|puppy|kitten|pet|baby|cousin|aunt|uncle|niece|nephew|friend|roommate|colleague|boss|manager|neighbou?r)\b/iu;
+const CAPITALISED_INSIDE = /(?<=[^.!?]\s)\p{Lu}[\p{L}'-]{2,}/gu;
+
+/**
+ * The gate's names from what the agent remembers. People: speaker labels of the transcript
+ * (chat logs that keep names in the text), names in identity and facts about the user's name,
+ * family, friends and pets. Other names (episode entities, capitalised words of other facts) are
+ * often everyday words of general questions (Python, Paris), so the gate treats them apart.
+ */
+export function gateContextFrom(source: {
+  transcriptHeads: Iterable<string>;
+  episodeEntities: Iterable<string>;
+  facts: Iterable<string>;
+  identity: Iterable<string>;
+}): GateContext {
+  const labels = new Map<string, number>();
+  for (const head of source.transcriptHeads) {
+    const label = /^([\p{Lu}][\p{L}'-]*(?: [\p{Lu}][\p{L}'-]*){0,2}):\s/u.exec(head)?.[1];
+    if (label !== undefined) labels.set(label, (labels.get(label) ?? 0) + 1);
+  }
+  const peopleRaw = [...labels].filter(([, n]) => n >= MIN_SPEAKER_TURNS).map(([l]) => l);
+  const otherRaw: string[] = [...source.episodeEntities];
+  for (const fact of [...source.identity, ...source.facts]) {
+    const into = PERSON_FACT.test(fact) ? peopleRaw : otherRaw;
+    for (const m of fact.matchAll(CAPITALISED_INSIDE)) into.push(m[0]);
+  }
+  const people = nameSet(peopleRaw);
+  const knownNames = new Set([...people, ...nameSet(otherRaw, { parts: false })]);
+  return { knownNames, people };
 }
 
 function parseList(json: string): string[] {
