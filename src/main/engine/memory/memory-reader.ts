@@ -135,6 +135,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       const section = await chooseSection(settings, agentId, message, options.signal);
       if (section === 'none') return NONE;
       const started = performance.now();
+      const gateCtx = gateContext(agentId);
       const result = await planMemoryBlock(searchDeps, {
         agentId,
         message,
@@ -142,6 +143,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
         budgetTokens: settings.memoryBudgetTokens,
         bumpUsage: options.bumpUsage !== false,
         presence,
+        ...(gateCtx.people ? { speakers: gateCtx.people } : {}),
       });
       log.debug('context built', {
         section: result.section,

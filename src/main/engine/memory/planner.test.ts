@@ -147,6 +147,47 @@ describe('planMemoryBlock', () => {
   });
 });
 
+describe('block content', () => {
+  it('shows a memory once: repeated facts and turns quoted elsewhere in the block are dropped', async () => {
+    const { db, deps } = setup();
+    putIdentity(db, 'a', { overrides: ["User's name is Ada", 'User works at Acme'] }, NOW);
+    fact(db, 'a', "User's name is Ada");
+    fact(db, 'a', 'User works at Acme.');
+    fact(db, 'a', 'User commutes to Acme by bike');
+    const r = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'where do I work?',
+      section: 'identity',
+      budgetTokens: 800,
+    });
+    expect(r.block.match(/name is Ada/gu)).toHaveLength(1);
+    expect(r.block.match(/works at Acme/gu)).toHaveLength(1);
+    expect(r.block).toContain('- User commutes to Acme by bike');
+  });
+
+  it('keeps dates and speakers, and takes "Noted:" for text, not for a speaker', async () => {
+    const { db, deps } = setup();
+    const at = new Date(2025, 2, 3, 10).getTime();
+    recordTurn(db, {
+      agentId: 'a',
+      conversationId: 'c',
+      messages: [
+        { role: 'user', content: 'Caroline: my sister Ines turns 30 on 14 May', createdAt: at },
+        { role: 'assistant', content: 'Noted: Ines, 14 May, a gift for Ines', createdAt: at },
+      ],
+    });
+    const r = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'when is the birthday of Ines?',
+      section: 'pinned',
+      budgetTokens: 800,
+      speakers: new Set(['caroline']),
+    });
+    expect(r.block).toContain('- [2025-03-03] Caroline: my sister Ines turns 30 on 14 May');
+    expect(r.block).toContain('- [2025-03-03] Assistant: Noted: Ines, 14 May, a gift for Ines');
+  });
+});
+
 describe('fitBlock', () => {
   it("returns '' when no line fits", () => {
     expect(fitBlock('2025-01-01', [{ title: 'Facts', lines: [] }], 800)).toEqual({

@@ -7,6 +7,7 @@ import type { ContextResult } from '../services.ts';
 import { getIdentity } from '../store/identity.ts';
 import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
 import { searchScope, speakerOf, type RankedHit, type SearchDeps } from './search.ts';
+import { jaccard, words, wordSet } from './text.ts';
 import { countTokens, truncateToTokens } from './tokens.ts';
 
 export interface PlanInput {
@@ -18,6 +19,13 @@ export interface PlanInput {
   bumpUsage?: boolean;
   /** Which kinds the agent has at all (memoryPresence): empty kinds are not searched. */
   presence?: { transcript: boolean; episodes: boolean; pinned: boolean };
+  /**
+   * Lower-cased speaker names of the agent's labelled transcripts (the gate's people). A line
+   * starting with "Word:" keeps that label as its speaker only when it is one of them
+   * ("Noted: Ines, 14 May." from the assistant stays "Assistant: Noted: ..."). Absent: every
+   * label is taken as a speaker.
+   */
+  speakers?: ReadonlySet<string>;
 }
 
 export const SECTION_TITLES = {
@@ -48,8 +56,9 @@ export function localDate(ms: number): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
-function transcriptLine(h: RankedHit): string {
-  const labelled = speakerOf(h.content) !== null;
+function transcriptLine(h: RankedHit, speakers: ReadonlySet<string> | undefined): string {
+  const label = speakerOf(h.content);
+  const labelled = label !== null && (speakers === undefined || speakers.has(label));
   const who = labelled ? '' : h.role === 'assistant' ? 'Assistant: ' : 'User: ';
   return `[${localDate(h.created_at)}] ${who}${h.content.replace(/\s+/gu, ' ').trim()}`;
 }
@@ -119,7 +128,9 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       topK: transcriptWanted,
       likeFallback: false,
     });
-    groups.push(hitGroup(SECTION_TITLES.transcript, lines, transcriptLine));
+    groups.push(
+      hitGroup(SECTION_TITLES.transcript, lines, (h) => transcriptLine(h, input.speakers)),
+    );
   }
 
   const { block, used, tokens } = fitBlock(localDate(deps.clock.now()), groups, input.budgetTokens);
@@ -154,9 +165,15 @@ export function fitBlock(
   const tail = '[/Memory]';
   let spent = countTokens(`${head}\n${tail}`);
   const chosen = new Map<Group, Group['lines']>();
+  const kept: LineKey[] = [];
   for (const g of groups) {
     const titleCost = countTokens(`\n## ${g.title}`);
     for (const line of g.lines) {
+      // A line that repeats one already in the block (an identity fact that is also a pinned
+      // fact, a turn quoted inside an episode summary, the same message sent twice) costs
+      // tokens and adds nothing.
+      const key = lineKey(line.text);
+      if (kept.some((k) => repeats(key, k))) continue;
       const title = chosen.has(g) ? 0 : titleCost;
       const room = budgetTokens - spent - title - LINE_PREFIX_TOKENS;
       if (room <= 3) break;
@@ -171,6 +188,7 @@ export function fitBlock(
       cost += title;
       if (spent + cost > budgetTokens) continue;
       spent += cost;
+      kept.push(key);
       const list = chosen.get(g) ?? [];
       list.push({ ...line, text });
       chosen.set(g, list);
@@ -206,4 +224,26 @@ export function fitBlock(
   }
   const used = [...chosen.values()].flat().flatMap((l) => (l.hit ? [l.hit] : []));
   return { block, used, tokens: block === '' ? 0 : countTokens(block) };
+}
+
+interface LineKey {
+  /** The words of the line without its date and role prefix, lower-cased, space-joined. */
+  text: string;
+  words: Set<string>;
+}
+
+const LINE_PREFIX = /^(?:\[\d{4}-\d{2}-\d{2}\]\s*)?(?:(?:User|Assistant):\s*)?/u;
+/** Word-set Jaccard from which two lines count as the same memory. */
+const NEAR_DUPLICATE = 0.85;
+
+function lineKey(text: string): LineKey {
+  const body = text.replace(LINE_PREFIX, '');
+  return { text: words(body).join(' '), words: wordSet(body) };
+}
+
+/** True when `a` says nothing that `b` does not: contained verbatim, or nearly the same words. */
+function repeats(a: LineKey, b: LineKey): boolean {
+  if (a.text.length === 0) return false;
+  if (` ${b.text} `.includes(` ${a.text} `)) return true;
+  return a.words.size >= 3 && jaccard(a.words, b.words) >= NEAR_DUPLICATE;
 }
