@@ -8,17 +8,37 @@ import { exportMemory, importMemory, type ImportReport } from '../exportImport.t
 import { SettingsForm } from '../components/SettingsForm.tsx';
 import { Badge, Card, CopyButton, ErrorBox, Loading, Notice } from '../components/ui.tsx';
 
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
 export function SettingsPage() {
   const api = useApi();
   const queryClient = useQueryClient();
   const settings = useQuery({ queryKey: qk.settings, queryFn: () => api.getSettings() });
   const models = useMutation({ mutationFn: () => api.models() });
+  const health = useQuery({ queryKey: qk.health, queryFn: ({ signal }) => api.health(signal) });
+  const upstreamUrl = health.data?.upstream.url ?? null;
+  // The server answers with the upstream it uses. When no saved provider has that URL, it
+  // comes from --upstream / CAIRN_UPSTREAM_URL, which wins over the providers below: say so,
+  // or a provider added here would seem to be ignored.
+  const startupUpstream =
+    upstreamUrl !== null &&
+    settings.data !== undefined &&
+    !settings.data.providers.some((p) => trimSlash(p.baseUrl) === trimSlash(upstreamUrl))
+      ? upstreamUrl
+      : null;
 
   return (
     <div className="page">
       <h1>Settings</h1>
       <ErrorBox error={settings.error} />
       {settings.isPending ? <Loading /> : null}
+      {startupUpstream ? (
+        <Notice>
+          Cairn was started with the upstream <code>{startupUpstream}</code> (
+          <code>--upstream</code> or <code>CAIRN_UPSTREAM_URL</code>). Requests go there, not to the
+          providers below, until Cairn is started without it.
+        </Notice>
+      ) : null}
       {settings.data ? (
         <Card>
           <SettingsForm

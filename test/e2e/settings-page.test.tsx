@@ -1,0 +1,63 @@
+// @vitest-environment jsdom
+// The Settings page against the real engine: an upstream given at start-up (--upstream /
+// CAIRN_UPSTREAM_URL) wins over the providers saved in Settings, and the page says so.
+import '@testing-library/jest-dom/vitest';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiProvider } from '../../src/renderer/src/api/ApiContext.tsx';
+import { createApiClient } from '../../src/renderer/src/api/client.ts';
+import { SettingsPage } from '../../src/renderer/src/pages/SettingsPage.tsx';
+import { startEngine, type EngineHarness } from '../helpers/engine-harness.ts';
+
+const harnesses: EngineHarness[] = [];
+afterEach(async () => {
+  cleanup();
+  await Promise.all(harnesses.splice(0).map((h) => h.stop()));
+});
+
+function renderPage(h: EngineHarness) {
+  const client = createApiClient({ baseUrl: h.url, token: h.token });
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={queryClient}>
+      <ApiProvider client={client}>
+        <SettingsPage />
+      </ApiProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('Settings page: where requests go', () => {
+  it('says when the start-up upstream overrides the saved providers', async () => {
+    const h = await startEngine();
+    harnesses.push(h);
+    const saved = await h.api('PUT', '/settings', {
+      providers: [{ id: 'p1', name: 'Elsewhere', baseUrl: 'http://127.0.0.1:9/v1' }],
+      activeProviderId: 'p1',
+    });
+    expect(saved.status).toBe(200);
+    renderPage(h);
+    await screen.findByRole('heading', { name: 'Settings' });
+    const url = h.upstream.url.replace(/\/+$/, '');
+    const notice = await screen.findByText(/Cairn was started with the upstream/);
+    expect(notice).toHaveTextContent(url);
+    expect(notice).toHaveTextContent('CAIRN_UPSTREAM_URL');
+  });
+
+  it('says nothing when requests go to the active provider', async () => {
+    const h = await startEngine({ upstream: null });
+    harnesses.push(h);
+    const saved = await h.api('PUT', '/settings', {
+      providers: [{ id: 'p1', name: 'Local', baseUrl: 'http://127.0.0.1:9/v1/' }],
+      activeProviderId: 'p1',
+    });
+    expect(saved.status).toBe(200);
+    renderPage(h);
+    await screen.findByLabelText('Memory budget (tokens)');
+    await screen.findByText(/Requests are forwarded to the active provider/);
+    // give the health query time to answer
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.queryByText(/Cairn was started with the upstream/)).toBeNull();
+  });
+});
