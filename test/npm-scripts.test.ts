@@ -15,7 +15,11 @@ const scripts = (
 ).scripts;
 
 /** Runs the part of an npm script that receives the appended arguments, as npm would. */
-function runTail(script: string, args: string): { status: number | null; out: string } {
+function runTail(
+  script: string,
+  args: string,
+  env: Record<string, string> = {},
+): { status: number | null; out: string } {
   // npm runs `<script> <args>` in a shell; the appended args belong to the last command of an
   // `a && b` chain. Skipping the earlier commands (the web build) keeps the test fast.
   const last = script.split('&&').at(-1)!.trim();
@@ -26,6 +30,7 @@ function runTail(script: string, args: string): { status: number | null; out: st
     env: {
       ...process.env,
       PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+      ...env,
     },
   });
   return { status: res.status, out: `${res.stdout}\n${res.stderr}` };
@@ -43,6 +48,19 @@ describe('npm scripts', () => {
     const { status, out } = runTail(scripts.start!, '--port not-a-port');
     expect(out).toContain('--port must be a port number');
     expect(status).not.toBe(0);
+  });
+
+  it('`--help` keeps the environment variables in one column, whatever the data folder', () => {
+    const { out } = runTail(scripts.serve!, '--help', {
+      XDG_DATA_HOME: '/home/someone/with/a/rather/long/data/home',
+    });
+    const columns = new Set(
+      out
+        .split('\n')
+        .filter((l) => /^ {2}-/.test(l) && l.includes(' env CAIRN_'))
+        .map((l) => l.indexOf(' env CAIRN_')),
+    );
+    expect(columns.size).toBe(1);
   });
 
   it('`npm run serve -- --help` prints the options', () => {

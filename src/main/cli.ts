@@ -19,7 +19,8 @@ Usage:
 Options (serve):
   --port <n>          port to listen on (default 1337; 0 = any free port)   env CAIRN_PORT
   --host <addr>       address to bind (default 127.0.0.1: loopback only)    env CAIRN_HOST
-  --data-dir <path>   data folder (default: ${defaultDataDir()})            env CAIRN_DATA_DIR
+  --data-dir <path>   data folder                                           env CAIRN_DATA_DIR
+                      (default: ${defaultDataDir()})
   --upstream <url>    OpenAI-compatible provider, e.g. http://127.0.0.1:11434/v1
                                                                             env CAIRN_UPSTREAM_URL
   --core-model <id>   model used to distil memories (default: heuristic)    env CAIRN_CORE_MODEL
