@@ -12,6 +12,7 @@ import { registerSettingsRoutes } from './routes/settings.ts';
 import { registerRecoveryKeyRoutes } from './routes/recovery-key.ts';
 import { registerMemoryAdminRoutes } from './routes/memory-admin.ts';
 import { registerMemoryReadRoutes } from './routes/memory-read.ts';
+import { registerMcpRoutes } from './routes/mcp.ts';
 import { registerSecurity } from './security.ts';
 import { createInlineTranscriptWriter, type TranscriptWriter } from '../store/transcript-writer.ts';
 import { registerStaticUi } from './static-ui.ts';
@@ -119,6 +120,7 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   registerRecoveryKeyRoutes(app, services);
   registerMemoryReadRoutes(app, services);
   registerMemoryAdminRoutes(app, services);
+  registerMcpRoutes(app);
   if (options.staticUiDir !== undefined) registerStaticUi(app, { rootDir: options.staticUiDir });
 
   app.addHook('onClose', async () => {
