@@ -35,8 +35,37 @@ if (process.platform === 'linux') {
 const key = Buffer.from(init.key);
 const db = openDatabase({ path: init.path, key, migrate: false });
 key.fill(0);
+// No checkpoint inside a commit: SQLite's automatic one runs when the commit returns, before
+// the reply, so an ingest would wait for it. Checkpoints run once the writer is idle instead
+// (or every CHECKPOINT_ROWS rows under a steady stream), and on a timer.
+db.pragma('wal_autocheckpoint = 0');
 const port = parentPort!;
 port.postMessage({ ready: true });
+
+const CHECKPOINT_IDLE_MS = 10;
+const CHECKPOINT_ROWS = 100_000;
+let rowsSinceCheckpoint = 0;
+let idleCheckpoint: NodeJS.Timeout | undefined;
+
+function checkpoint(): void {
+  clearTimeout(idleCheckpoint);
+  idleCheckpoint = undefined;
+  rowsSinceCheckpoint = 0;
+  try {
+    // PASSIVE: never waits for readers or writers, and leaves the WAL header (which readers
+    // compare to keep their page cache) unchanged (https://www.sqlite.org/c3ref/wal_checkpoint_v2.html).
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // busy: the next one tries again
+  }
+}
+
+function afterWrites(rows: number): void {
+  rowsSinceCheckpoint += rows;
+  clearTimeout(idleCheckpoint);
+  if (rowsSinceCheckpoint >= CHECKPOINT_ROWS) checkpoint();
+  else idleCheckpoint = setTimeout(checkpoint, CHECKPOINT_IDLE_MS);
+}
 
 // Requests arrive in small batches (the main thread gathers them for a few ms) and those
 // that arrived in the same turn of the event loop are committed together (group commit): the
@@ -70,6 +99,7 @@ function flush(): void {
     }
   }
   for (const reply of replies) port.postMessage(reply);
+  afterWrites(batch.reduce((n, r) => n + r.input.messages.length, 0));
 }
 
 function runOne(r: WriterRequest): WriterResponse {
@@ -82,8 +112,11 @@ function runOne(r: WriterRequest): WriterResponse {
 }
 
 port.on('message', (msg: WriterRequest[] | { close: true }) => {
+  // More work arrived: the idle checkpoint waits until it is done.
+  clearTimeout(idleCheckpoint);
   if ('close' in msg) {
     if (queue.length > 0) flush();
+    clearTimeout(idleCheckpoint);
     clearInterval(checkpointTimer);
     try {
       db.pragma('wal_checkpoint(PASSIVE)');
@@ -100,12 +133,6 @@ port.on('message', (msg: WriterRequest[] | { close: true }) => {
   }
 });
 
-// The HTTP thread's connection does not auto-checkpoint; this one does, on commit, and also
-// on a timer so a WAL grown by other writers is folded back while the writer is idle.
-const checkpointTimer = setInterval(() => {
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // busy: the next tick tries again
-  }
-}, init.checkpointIntervalMs);
+// Neither connection auto-checkpoints: this timer folds back what the HTTP thread's
+// connection wrote (chat turns, distilled memories) while the writer is idle.
+const checkpointTimer = setInterval(checkpoint, init.checkpointIntervalMs);
