@@ -4,7 +4,8 @@
 import '@testing-library/jest-dom/vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiProvider } from '../../src/renderer/src/api/ApiContext.tsx';
 import { createApiClient } from '../../src/renderer/src/api/client.ts';
 import { SettingsPage } from '../../src/renderer/src/pages/SettingsPage.tsx';
@@ -59,5 +60,34 @@ describe('Settings page: where requests go', () => {
     // give the health query time to answer
     await new Promise((r) => setTimeout(r, 300));
     expect(screen.queryByText(/Cairn was started with the upstream/)).toBeNull();
+  });
+});
+
+describe('Settings page: encrypted backup', () => {
+  it('downloads the encrypted backup and says how big it is', async () => {
+    const h = await startEngine({ upstream: null });
+    harnesses.push(h);
+    // jsdom has no object URLs: record what would be downloaded instead.
+    const saved: Blob[] = [];
+    URL.createObjectURL = vi.fn((b: Blob) => {
+      saved.push(b);
+      return 'blob:backup';
+    });
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    try {
+      renderPage(h);
+      await userEvent.click(
+        await screen.findByRole('button', { name: 'Download encrypted backup' }),
+      );
+      expect(await screen.findByText(/Encrypted backup saved/)).toBeInTheDocument();
+      expect(click).toHaveBeenCalledTimes(1);
+      expect(saved).toHaveLength(1);
+      const head = new Uint8Array(await saved[0]!.arrayBuffer()).subarray(0, 15);
+      expect(new TextDecoder().decode(head)).not.toBe('SQLite format 3');
+      expect(saved[0]!.size).toBeGreaterThan(4096);
+    } finally {
+      click.mockRestore();
+    }
   });
 });

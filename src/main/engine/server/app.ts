@@ -13,6 +13,7 @@ import { registerRecoveryKeyRoutes } from './routes/recovery-key.ts';
 import { registerMemoryAdminRoutes } from './routes/memory-admin.ts';
 import { registerMemoryReadRoutes } from './routes/memory-read.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
+import { registerBackupRoutes } from './routes/backup.ts';
 import { registerSecurity } from './security.ts';
 import { createInlineTranscriptWriter, type TranscriptWriter } from '../store/transcript-writer.ts';
 import { registerStaticUi } from './static-ui.ts';
@@ -121,6 +122,7 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   registerMemoryReadRoutes(app, services);
   registerMemoryAdminRoutes(app, services);
   registerMcpRoutes(app);
+  registerBackupRoutes(app, services);
   if (options.staticUiDir !== undefined) registerStaticUi(app, { rootDir: options.staticUiDir });
 
   app.addHook('onClose', async () => {

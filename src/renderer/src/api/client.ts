@@ -247,6 +247,34 @@ export function createApiClient(options: ApiClientOptions) {
     },
 
     recoveryKey: async () => request(RecoveryKeyResponse, 'GET', '/memory/recovery-key'),
+
+    /** `GET /memory/backup`: the encrypted copy of the database, as bytes. */
+    backup: async (): Promise<Blob> => {
+      const headers: Record<string, string> = {};
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let res: Response;
+      try {
+        res = await doFetch(`${base}/memory/backup`, { headers });
+      } catch {
+        throw new ApiError(
+          `Cannot reach the Cairn server at ${base}. Is it running?`,
+          0,
+          'network_error',
+          'network_error',
+        );
+      }
+      if (!res.ok) {
+        if (res.status === 401) options.onUnauthorized?.();
+        const parsed = ApiErrorBody.safeParse(await res.json().catch(() => undefined));
+        throw new ApiError(
+          parsed.success ? parsed.data.error.message : `The server answered ${res.status}`,
+          res.status,
+          parsed.success ? String(parsed.data.error.code ?? 'error') : 'http_error',
+          parsed.success ? (parsed.data.error.type ?? 'error') : 'http_error',
+        );
+      }
+      return res.blob();
+    },
   };
 }
 

@@ -78,3 +78,21 @@ export function chooseFile(): Promise<ImportFileResult> {
     input.click();
   });
 }
+
+/**
+ * Saves binary data (the encrypted backup) through the browser's download: in Electron the
+ * default download handler asks where to save it.
+ */
+export function saveBlob(data: Blob, suggestedName: string): void {
+  const url = URL.createObjectURL(data);
+  try {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = suggestedName;
+    document.body.append(a);
+    a.click();
+    a.remove();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+}

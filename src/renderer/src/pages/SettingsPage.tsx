@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../api/ApiContext.tsx';
 import { ApiError } from '../api/client.ts';
-import { bridge, chooseFile, saveFile } from '../api/connection.ts';
+import { bridge, chooseFile, saveBlob, saveFile } from '../api/connection.ts';
 import { qk } from '../api/keys.ts';
 import { exportMemory, importMemory, type ImportReport } from '../exportImport.ts';
 import { SettingsForm } from '../components/SettingsForm.tsx';
@@ -142,6 +142,13 @@ function ExportImportCard() {
     },
     onSettled: () => setProgress(null),
   });
+  const backup = useMutation({
+    mutationFn: async () => {
+      const data = await api.backup();
+      saveBlob(data, `cairn-backup-${new Date().toISOString().slice(0, 10)}.sqlite`);
+      return data.size;
+    },
+  });
   const importer = useMutation({
     mutationFn: async (): Promise<ImportReport | null> => {
       const file = await chooseFile();
@@ -160,6 +167,11 @@ function ExportImportCard() {
         file. <strong>The file is not encrypted.</strong> Import adds facts, identity and
         transcripts from such a file (episodes are rebuilt by distillation).
       </p>
+      <p className="muted">
+        The encrypted backup is a copy of the whole database, encrypted like the original: it opens
+        with this installation&apos;s key or its recovery key. To restore it, quit Cairn and put it
+        in the data folder as <code>memory.sqlite</code>.
+      </p>
       <div className="row wrap">
         <button
           type="button"
@@ -177,6 +189,14 @@ function ExportImportCard() {
         >
           Import memory…
         </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => backup.mutate()}
+          disabled={backup.isPending}
+        >
+          {backup.isPending ? 'Writing backup…' : 'Download encrypted backup'}
+        </button>
         {bridge() ? (
           <button type="button" className="btn" onClick={() => void bridge()?.openDataFolder()}>
             Open data folder
@@ -190,6 +210,10 @@ function ExportImportCard() {
       ) : null}
       <ErrorBox error={exporter.error} title="Export failed" />
       <ErrorBox error={importer.error} title="Import failed" />
+      <ErrorBox error={backup.error} title="Backup failed" />
+      {backup.data !== undefined ? (
+        <Notice tone="ok">Encrypted backup saved ({Math.ceil(backup.data / 1024)} KB).</Notice>
+      ) : null}
       {exporter.data ? <Notice tone="ok">Memory exported.</Notice> : null}
       {importer.data ? (
         <Notice tone="ok">
