@@ -37,6 +37,23 @@ describe('MemoryChart', () => {
     expect(salPoints[2]![1]!).toBeGreaterThan(salPoints[0]![1]!);
   });
 
+  it('labels the time axis with times when every run was on the same day', () => {
+    const { container } = render(
+      <MemoryChart
+        history={[
+          { at: '2026-03-01T09:00:00', pinned: 1, episodes: 1, avg_salience: 0.5 },
+          { at: '2026-03-01T17:30:00', pinned: 2, episodes: 1, avg_salience: 0.5 },
+        ]}
+      />,
+    );
+    // the time axis labels sit under the plot (y = 220 − 8)
+    const labels = [...container.querySelectorAll('text.chart-tick[y="212"]')].map(
+      (t) => t.textContent ?? '',
+    );
+    expect(labels).toHaveLength(2);
+    expect(labels[0]).not.toBe(labels[1]);
+  });
+
   it('says when there is no history', () => {
     render(<MemoryChart history={[]} />);
     expect(screen.getByText(/No history yet/)).toBeInTheDocument();

@@ -27,6 +27,12 @@ export function MemoryChart({ history }: { history: Point[] }) {
     points.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p).toFixed(1)},${f(p).toFixed(1)}`).join(' ');
   // Fifths of a 1/2/5×10ⁿ maximum (at least 5) are whole numbers.
   const ticks = [0, 0.2, 0.4, 0.6, 0.8, 1];
+  // Runs on one day (a manual run or two) would get two identical date labels: show times.
+  const sameDay = new Date(t0).toDateString() === new Date(t1).toDateString();
+  const axisLabel = (t: number) =>
+    sameDay
+      ? new Date(t).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })
+      : new Date(t).toLocaleDateString();
   const last = points[points.length - 1]!;
   const summary = `From ${new Date(t0).toLocaleDateString()} to ${new Date(t1).toLocaleDateString()}: memory count ${
     points[0]!.pinned + points[0]!.episodes
@@ -63,11 +69,11 @@ export function MemoryChart({ history }: { history: Point[] }) {
           </g>
         ))}
         <text className="chart-tick" x={PAD.left} y={H - 8}>
-          {new Date(t0).toLocaleDateString()}
+          {axisLabel(t0)}
         </text>
         {t1 > t0 ? (
           <text className="chart-tick" x={W - PAD.right} y={H - 8} textAnchor="end">
-            {new Date(t1).toLocaleDateString()}
+            {axisLabel(t1)}
           </text>
         ) : null}
         <path className="chart-line chart-count" d={line((p) => yCount(p.pinned + p.episodes))} />
