@@ -23,19 +23,19 @@ import { deleteConversation, listTranscript } from '../src/main/engine/store/tra
 
 type Print = (line: string) => void;
 
-interface Turn {
+export interface Turn {
   speaker: string;
   dia_id: string;
   text: string;
   blip_caption?: string;
 }
-interface Qa {
+export interface Qa {
   question: string;
   answer?: string | number;
   evidence: string[];
   category: number;
 }
-interface Conversation {
+export interface Conversation {
   sample_id: string;
   qa: Qa[];
   conversation: Record<string, unknown>;
@@ -59,7 +59,7 @@ export function defaultLocomoPath(): string {
   return process.env.CAIRN_LOCOMO ?? join(here, '..', '..', 'shared', 'bench', 'locomo-dev.json');
 }
 
-function sessions(conv: Conversation): { n: number; date: string; turns: Turn[] }[] {
+export function sessions(conv: Conversation): { n: number; date: string; turns: Turn[] }[] {
   const out: { n: number; date: string; turns: Turn[] }[] = [];
   for (let n = 1; Array.isArray(conv.conversation[`session_${n}`]); n++) {
     out.push({
@@ -72,7 +72,7 @@ function sessions(conv: Conversation): { n: number; date: string; turns: Turn[] 
 }
 
 /** A turn as a chat client that keeps speaker names would send it. */
-function turnText(t: Turn): string {
+export function turnText(t: Turn): string {
   return t.blip_caption
     ? `${t.speaker}: ${t.text} [shares an image: ${t.blip_caption}]`
     : `${t.speaker}: ${t.text}`;
@@ -108,6 +108,15 @@ export async function runLocomoBench(
   let blockTokens = 0;
   const perConv: string[] = [];
   try {
+    // Every conversation is stored before any question is asked: FTS5's BM25 statistics span
+    // the whole table (all agents), so a conversation searched before the others are stored
+    // scores better than it does in a full memory.
+    const ingested: {
+      conv: Conversation;
+      agent: string;
+      idOf: Map<string, number>;
+      textOf: Map<string, string>;
+    }[] = [];
     for (const conv of data) {
       const agent = `locomo-${conv.sample_id}`;
       const idOf = new Map<string, number>();
@@ -145,7 +154,10 @@ export async function runLocomoBench(
           }
         });
       }
+      ingested.push({ conv, agent, idOf, textOf });
+    }
 
+    for (const { conv, agent, idOf, textOf } of ingested) {
       let cq = 0;
       let cr10 = 0;
       let cBlock = 0;

@@ -34,17 +34,30 @@ const FTS_CANDIDATES = 60;
 const NEIGHBOUR_EXPANSION = 60;
 /** Candidates whose neighbours are looked up at all. */
 const NEIGHBOUR_LOOKUPS = 100;
-/** A turn inherits this share of its best-matching neighbour's score: a question's answer
- *  often sits in the reply to (or the message before) the turn that names the topic. */
-const NEIGHBOUR_WEIGHT = 0.4;
-/** A turn earns this share of the best score in its conversation. */
-const CONVERSATION_WEIGHT = 0.15;
+/**
+ * Transcript re-ranking weights. The defaults are the shipped values; SearchDeps.weights
+ * overrides them for the leave-one-conversation-out check of `npm run bench -- locomo`.
+ */
+export interface RerankWeights {
+  /** A turn inherits this share of its best-matching neighbour's score: a question's answer
+   *  often sits in the reply to (or the message before) the turn that names the topic. */
+  neighbour: number;
+  /** A turn earns this share of the best score in its conversation. */
+  conversation: number;
+  /** Boost for a turn spoken by the person the query names ("What is Melanie's hobby?"). */
+  speaker: number;
+  /** Boost for turns carrying a time expression when the query asks "when". */
+  temporal: number;
+}
+
+export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = {
+  neighbour: 0.4,
+  conversation: 0.15,
+  speaker: 0.3,
+  temporal: 0.2,
+};
 /** Content words a neighbour-only turn needs to be a result. */
 const MIN_NEIGHBOUR_WORDS = 3;
-/** Boost for a turn spoken by the person the query names ("What is Melanie's hobby?"). */
-const SPEAKER_BOOST = 0.3;
-/** Boost for turns carrying a time expression when the query asks "when". */
-const TEMPORAL_BOOST = 0.2;
 /** Reciprocal rank fusion constant (Cormack et al. 2009). */
 const RRF_K = 60;
 /** MMR trade-off: 1 = relevance only. High, because dropping a relevant line costs more than
@@ -58,6 +71,8 @@ export interface SearchDeps {
   logger?: Logger;
   /** Document-frequency cache (createTermStats); without it no term is ever dropped. */
   termStats?: TermStats;
+  /** Transcript re-ranking weights (default DEFAULT_RERANK_WEIGHTS). */
+  weights?: Partial<RerankWeights>;
 }
 
 /**
@@ -145,7 +160,8 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
   // 2. Scope-specific re-ranking of the lexical list.
   let lexical: Map<number, StoredHit & { rel: number }>;
   if (scope === 'transcript') {
-    lexical = rerankTranscript(deps.db, q.agentId, q.query, terms, hits, since);
+    const weights = { ...DEFAULT_RERANK_WEIGHTS, ...deps.weights };
+    lexical = rerankTranscript(deps.db, q.agentId, q.query, terms, hits, since, weights);
   } else {
     lexical = new Map(hits.map((h) => [h.id, { ...h, rel: h.score }]));
   }
@@ -284,6 +300,7 @@ function rerankTranscript(
   terms: string[],
   hits: StoredHit[],
   since: number | null,
+  w: RerankWeights,
 ): Map<number, StoredHit & { rel: number }> {
   const out = new Map<number, StoredHit & { rel: number }>();
   if (hits.length === 0) return out;
@@ -341,9 +358,7 @@ function rerankTranscript(
     for (const n of adjacency.get(id) ?? []) best = Math.max(best, base.get(n) ?? 0);
     const own = base.get(id) ?? 0;
     let rel =
-      own +
-      NEIGHBOUR_WEIGHT * best +
-      CONVERSATION_WEIGHT * (convBest.get(row.conversation_id ?? '') ?? 0);
+      own + w.neighbour * best + w.conversation * (convBest.get(row.conversation_id ?? '') ?? 0);
     if (rel <= 0) continue;
     const speaker = speakerOf(row.content);
     const body = speaker === null ? row.content : row.content.slice(row.content.indexOf(':') + 1);
@@ -351,12 +366,12 @@ function rerankTranscript(
     // "ok", "haha nice!" next to a hit is not worth a result slot.
     if (own === 0 && wordSet(body).size < MIN_NEIGHBOUR_WORDS) continue;
     if (namedSpeaker && speaker !== null && speaker.split(/\s+/u).some((w) => termSet.has(w))) {
-      rel *= 1 + SPEAKER_BOOST;
+      rel *= 1 + w.speaker;
     } else if (!namedSpeaker && firstPerson && row.role === 'user') {
       // "what did I say about..." in a plain chat: the user's own turns first.
-      rel *= 1 + SPEAKER_BOOST / 3;
+      rel *= 1 + w.speaker / 3;
     }
-    if (whenQuestion && TEMPORAL.test(body)) rel *= 1 + TEMPORAL_BOOST;
+    if (whenQuestion && TEMPORAL.test(body)) rel *= 1 + w.temporal;
     out.set(id, { ...row, rel });
   }
   return out;
