@@ -51,9 +51,9 @@ export interface RerankWeights {
 }
 
 export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = {
-  neighbour: 0.4,
-  conversation: 0.15,
-  speaker: 0.3,
+  neighbour: 0.6,
+  conversation: 0.3,
+  speaker: 0.6,
   temporal: 0.2,
 };
 /** Content words a neighbour-only turn needs to be a result. */
