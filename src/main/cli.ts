@@ -17,7 +17,8 @@ Usage:
   cairn help                 show this help
 
 Options (serve):
-  --port <n>          port to listen on (default 1337; 0 = any free port)   env CAIRN_PORT
+  --port <n>          port to listen on (default: the Settings port, 1337;  env CAIRN_PORT
+                      0 = any free port)
   --host <addr>       address to bind (default 127.0.0.1: loopback only)    env CAIRN_HOST
   --data-dir <path>   data folder                                           env CAIRN_DATA_DIR
                       (default: ${defaultDataDir()})
@@ -72,7 +73,8 @@ function parseUrl(text: string, from: string): string {
 }
 
 interface ServeOptions {
-  port: number;
+  /** Undefined: the port saved in Settings (1337 unless changed there). */
+  port: number | undefined;
   host: string;
   dataDir: string;
   upstreamUrl?: string;
@@ -116,7 +118,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
         ? parsePort(values.port, '--port')
         : env.CAIRN_PORT
           ? parsePort(env.CAIRN_PORT, 'CAIRN_PORT')
-          : 1337,
+          : undefined,
     host: values.host ?? (env.CAIRN_HOST?.trim() || '127.0.0.1'),
     dataDir: values['data-dir'] ?? (env.CAIRN_DATA_DIR?.trim() || defaultDataDir()),
     upstreamUrl:
@@ -147,10 +149,9 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const backend = embeddingBackend(env);
   const modelDir = env.CAIRN_MODEL_DIR?.trim() || undefined;
 
-  const engine: Engine = await createEngine({
+  const config = {
     dataDir: options.dataDir,
     host: options.host,
-    port: options.port,
     upstreamUrl: options.upstreamUrl,
     upstreamApiKey: env.CAIRN_UPSTREAM_API_KEY?.trim() || undefined,
     coreModel: options.coreModel,
@@ -162,7 +163,15 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       backend,
       localModelPath: modelDir,
     },
-  });
+  };
+  let engine: Engine = await createEngine({ ...config, port: options.port });
+  // The port setting lives in the database (Settings → Port, "takes effect after a restart"):
+  // honour it unless --port or CAIRN_PORT fixed one, as the desktop app does.
+  const saved = engine.services.settings.get().port;
+  if (options.port === undefined && saved !== 1337) {
+    await engine.stop();
+    engine = await createEngine({ ...config, port: saved });
+  }
   let url: string;
   try {
     ({ url } = await engine.start());
