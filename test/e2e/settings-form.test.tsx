@@ -61,6 +61,15 @@ describe('SettingsForm (real server)', () => {
     expect(stored.body.memoryBudgetTokens).toBe(800);
   });
 
+  it('says that embedding changes take effect after a restart', async () => {
+    await renderForm();
+    for (const label of ['Semantic search', 'Embedding model']) {
+      expect(screen.getByLabelText(label)).toHaveAccessibleDescription(
+        expect.stringContaining('take effect after a restart'),
+      );
+    }
+  });
+
   it('saves only what changed, and the server keeps it', async () => {
     const user = userEvent.setup();
     await renderForm();

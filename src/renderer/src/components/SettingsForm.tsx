@@ -314,12 +314,17 @@ export function SettingsForm({
 
       <fieldset>
         <legend>Embeddings</legend>
+        <p className="muted small" id={`${id}-embeddings-help`}>
+          The embedding model is loaded when Cairn starts: changes here take effect after a restart.
+          Until a model is ready, search uses keywords only.
+        </p>
         <div className="grid grid-2">
           <div className="field">
             <label htmlFor={`${id}-backend`}>Semantic search</label>
             <select
               id={`${id}-backend`}
               value={draft.embeddingBackend}
+              aria-describedby={`${id}-embeddings-help`}
               onChange={(e) => set('embeddingBackend', e.target.value as Draft['embeddingBackend'])}
             >
               <option value="transformers">On (local embedding model)</option>
@@ -332,7 +337,9 @@ export function SettingsForm({
               id={`${id}-embeddingModel`}
               value={draft.embeddingModel}
               aria-invalid={errors.embeddingModel ? true : undefined}
-              aria-describedby={describedBy('embeddingModel')}
+              aria-describedby={[`${id}-embeddings-help`, describedBy('embeddingModel')]
+                .filter(Boolean)
+                .join(' ')}
               onChange={(e) => set('embeddingModel', e.target.value)}
             />
             <FieldError id={`${id}-embeddingModel-error`} message={errors.embeddingModel} />
