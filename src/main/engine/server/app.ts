@@ -67,7 +67,8 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   // request is forwarded as it came.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json'], { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+    // A UTF-8 byte order mark (Windows tools, PowerShell) is not part of the JSON.
+    const text = (body as string).replace(/^\uFEFF/, '');
     if (text.trim() === '') {
       done(new CairnError(ErrorCode.InvalidJson, 'The request body is empty; send JSON.'));
       return;
