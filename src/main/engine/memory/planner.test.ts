@@ -188,6 +188,25 @@ describe('block content', () => {
   });
 });
 
+describe('facts about the question', () => {
+  it('drops facts that match the question only by the name of a person', async () => {
+    const { db, deps } = setup();
+    fact(db, 'a', 'Jon loves performing');
+    fact(db, 'a', 'Jon is learning a ton');
+    fact(db, 'a', 'Jon lost his banking job in January');
+    const r = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'When did Jon lose his job?',
+      section: 'pinned',
+      budgetTokens: 800,
+      speakers: new Set(['jon', 'gina']),
+    });
+    expect(r.block).toContain('- Jon lost his banking job in January');
+    expect(r.block).not.toContain('performing');
+    expect(r.block).not.toContain('a ton');
+  });
+});
+
 describe('fitBlock', () => {
   it("returns '' when no line fits", () => {
     expect(fitBlock('2025-01-01', [{ title: 'Facts', lines: [] }], 800)).toEqual({

@@ -7,7 +7,7 @@ import type { ContextResult } from '../services.ts';
 import { getIdentity } from '../store/identity.ts';
 import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
 import { searchScope, speakerOf, type RankedHit, type SearchDeps } from './search.ts';
-import { jaccard, words, wordSet } from './text.ts';
+import { jaccard, queryTerms, words, wordSet } from './text.ts';
 import { countTokens, truncateToTokens } from './tokens.ts';
 
 export interface PlanInput {
@@ -43,6 +43,8 @@ const LINE_PREFIX_TOKENS = 2;
 const COMPLEMENT_LINES = 6;
 /** Conversation lines when the transcript is the section (or the primary found nothing). */
 const TRANSCRIPT_LINES = 10;
+/** Episode summaries are long (up to MAX_LINE_TOKENS each): a few, then conversation lines. */
+const EPISODES = 3;
 
 interface Group {
   title: string;
@@ -97,8 +99,9 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
           topK: 10,
           likeFallback: false,
         });
-    groups.push(hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)));
-    transcriptWanted = facts.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
+    const relevant = aboutTheQuestion(facts, message, input.speakers);
+    groups.push(hitGroup(SECTION_TITLES.pinned, relevant, (h) => plainLine(h.content)));
+    transcriptWanted = relevant.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
   } else if (section === 'episode') {
     const episodes = !(input.presence?.episodes ?? true)
       ? []
@@ -106,17 +109,18 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
           agentId,
           scope: 'episodes',
           query: message,
-          topK: 5,
+          topK: EPISODES,
           likeFallback: false,
         });
+    const relevant = aboutTheQuestion(episodes, message, input.speakers);
     groups.push(
       hitGroup(
         SECTION_TITLES.episode,
-        episodes,
+        relevant,
         (h) => `[${localDate(h.created_at)}] ${plainLine(h.content)}`,
       ),
     );
-    transcriptWanted = episodes.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
+    transcriptWanted = relevant.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
   } else {
     transcriptWanted = TRANSCRIPT_LINES;
   }
@@ -246,4 +250,25 @@ function repeats(a: LineKey, b: LineKey): boolean {
   if (a.text.length === 0) return false;
   if (` ${b.text} `.includes(` ${a.text} `)) return true;
   return a.words.size >= 3 && jaccard(a.words, b.words) >= NEAR_DUPLICATE;
+}
+
+/** Crude stem for matching a query word against a memory line ("designed" ~ "design"). */
+function stem(word: string): string {
+  return word.length > 5 ? word.slice(0, 5) : word;
+}
+
+/**
+ * Facts and episodes that share a word with the question besides the names of people: in a
+ * memory about two people, every fact names one of them, and "Jon loves performing" is no
+ * answer to "when did Jon lose his job?". Without any other word, nothing is dropped.
+ */
+function aboutTheQuestion(
+  hits: RankedHit[],
+  message: string,
+  people: ReadonlySet<string> | undefined,
+): RankedHit[] {
+  const terms = queryTerms(message).filter((t) => !(people?.has(t) ?? false));
+  if (terms.length === 0) return hits;
+  const wanted = new Set(terms.map(stem));
+  return hits.filter((h) => words(h.content).some((w) => wanted.has(stem(w))));
 }
