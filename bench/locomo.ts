@@ -106,7 +106,9 @@ export async function runLocomoBench(
   let inBlock = 0;
   let injected = 0;
   let blockTokens = 0;
+  let maxTokens = 0;
   const perConv: string[] = [];
+  const asked: { agent: string; question: string; holdsEvidence: (t: string) => boolean }[] = [];
   try {
     // Every conversation is stored before any question is asked: FTS5's BM25 statistics span
     // the whole table (all agents), so a conversation searched before the others are stored
@@ -196,20 +198,25 @@ export async function runLocomoBench(
         const block = await proxiedBlock(h, agent, conversationId, qa.question);
         await h.idle();
         deleteConversation(h.services.db, agent, conversationId);
+        const evidenceTexts = qa.evidence.map((e) => textOf.get(e)).filter((x): x is string => !!x);
+        const holdsEvidence = (text: string): boolean => {
+          const b = norm(text);
+          const answer = qa.answer === undefined ? '' : norm(String(qa.answer));
+          return (
+            evidenceTexts.some((t) => b.includes(norm(t))) || (answer !== '' && b.includes(answer))
+          );
+        };
         if (block !== '') {
           injected++;
-          blockTokens += countTokens(block);
-          const b = norm(block);
-          const evidenceTexts = qa.evidence.map((e) => textOf.get(e)).filter((x) => !!x);
-          const answer = qa.answer === undefined ? '' : norm(String(qa.answer));
-          if (
-            evidenceTexts.some((t) => b.includes(norm(t as string))) ||
-            (answer !== '' && b.includes(answer))
-          ) {
+          const tokens = countTokens(block);
+          blockTokens += tokens;
+          maxTokens = Math.max(maxTokens, tokens);
+          if (holdsEvidence(block)) {
             inBlock++;
             cBlock++;
           }
         }
+        asked.push({ agent, question: qa.question, holdsEvidence });
       }
       baseline.close();
       perConv.push(
@@ -255,6 +262,35 @@ export async function runLocomoBench(
       }
     }
 
+    // Small budgets: the same questions through POST /memory/context, the block's real token
+    // count checked against the budget.
+    const small: string[] = [];
+    for (const budget of [100, 200, 300]) {
+      const put = await h.api('PUT', '/settings', { memoryBudgetTokens: budget });
+      if (put.status !== 200) throw new Error(`settings failed: ${JSON.stringify(put.body)}`);
+      let found = 0;
+      let over = 0;
+      let spent = 0;
+      let blocks = 0;
+      for (const q of asked) {
+        const r = await h.api<{ block: string }>('POST', '/memory/context', {
+          agent_id: q.agent,
+          message: q.question,
+        });
+        if (r.body.block === '') continue;
+        blocks++;
+        const tokens = countTokens(r.body.block);
+        spent += tokens;
+        if (tokens > budget) over++;
+        if (q.holdsEvidence(r.body.block)) found++;
+      }
+      small.push(
+        `${budget}: evidence in block ${(found / asked.length).toFixed(3)}, ` +
+          `${blocks ? (spent / blocks).toFixed(0) : 0} tokens on average, ${over} over budget`,
+      );
+    }
+    await h.api('PUT', '/settings', { memoryBudgetTokens: 800 });
+
     const f = (x: number) => (x / questions).toFixed(3);
     print(
       `LoCoMo retrieval (${data.length} conversations, ${questions} questions, no neural model${distil ? ', heuristic distiller on' : ''})`,
@@ -267,8 +303,9 @@ export async function runLocomoBench(
     print(`  tokens of the 10 results:  ${(resultTokens / questions).toFixed(0)} on average`);
     print(
       `  proxy: evidence in injected block ${f(inBlock)} (target >= 0.60), injected for ${injected}/${questions} questions, ` +
-        `${injected ? (blockTokens / injected).toFixed(0) : 0} block tokens on average`,
+        `${injected ? (blockTokens / injected).toFixed(0) : 0} block tokens on average (max ${maxTokens}, budget 800)`,
     );
+    print(`  smaller budgets (/memory/context): ${small.join('; ')}`);
     print(
       `  unrelated prompts with memory injected: ${unrelatedInjected}/${UNRELATED_PROMPTS.length * agents.length} ` +
         `(${UNRELATED_PROMPTS.length} prompts x ${agents.length} agents, target 0)` +
