@@ -158,13 +158,16 @@ export const PinnedListQuery = Pagination.extend({
   sort: z.enum(['salience', 'created_at', 'last_used', 'use_count']).default('salience'),
 });
 export const PinnedListResponse = z.object({ items: z.array(PinnedFact), total: z.number().int() });
-export const PinnedCreate = z.object({
-  agent_id: agentId,
-  content: z.string().trim().min(1, 'content must not be empty').max(2000),
-  salience: z.number().min(0).max(1).optional(),
-  tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
-  pinned_by_user: z.boolean().optional(),
-});
+export const PinnedCreate = z
+  .object({
+    agent_id: agentId,
+    content: z.string().trim().min(1, 'content must not be empty').max(2000),
+    salience: z.number().min(0).max(1).optional(),
+    tags: z.array(z.string().trim().min(1).max(50)).max(20).optional(),
+    pinned_by_user: z.boolean().optional(),
+  })
+  // Unknown fields are refused (400), not silently dropped: a typo must not look like success.
+  .strict();
 export const PinnedPatch = z
   .object({
     content: z.string().trim().min(1, 'content must not be empty').max(2000).optional(),
@@ -173,6 +176,7 @@ export const PinnedPatch = z
     status: z.enum(['active', 'disabled']).optional(),
     pinned_by_user: z.boolean().optional(),
   })
+  .strict()
   .refine((p) => Object.keys(p).length > 0, 'nothing to change');
 
 export const Episode = z.object({
@@ -204,6 +208,7 @@ export const EpisodePatch = z
     action_items: z.array(z.string().max(1000)).max(50).optional(),
     salience: z.number().min(0).max(1).optional(),
   })
+  .strict()
   .refine((p) => Object.keys(p).length > 0, 'nothing to change');
 
 export const TranscriptRow = z.object({
@@ -230,11 +235,13 @@ export const Identity = z.object({
   updated_at: z.string().nullable(),
 });
 export type Identity = z.infer<typeof Identity>;
-export const IdentityPut = z.object({
-  agent_id: agentId,
-  narrative: z.string().max(20_000).optional(),
-  overrides: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
-});
+export const IdentityPut = z
+  .object({
+    agent_id: agentId,
+    narrative: z.string().max(20_000).optional(),
+    overrides: z.array(z.string().trim().min(1).max(1000)).max(100).optional(),
+  })
+  .strict();
 
 /** GET /memory/recovery-key: the key that opens the database if the keychain entry is lost. */
 export const RecoveryKeyResponse = z.object({ recovery_key: z.string() });
