@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import { fixedClock } from '../clock.ts';
 import type { Db } from '../store/migrate.ts';
+import { insertEpisode } from '../store/episodes.ts';
 import { putIdentity } from '../store/identity.ts';
 import { getPinned, insertPinned, updatePinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
@@ -185,6 +186,37 @@ describe('block content', () => {
     });
     expect(r.block).toContain('- [2025-03-03] Caroline: my sister Ines turns 30 on 14 May');
     expect(r.block).toContain('- [2025-03-03] Assistant: Noted: Ines, 14 May, a gift for Ines');
+  });
+});
+
+describe('episode lines', () => {
+  it('show the date once', async () => {
+    const { db, deps } = setup();
+    const at = new Date(2025, 4, 20, 9).getTime();
+    insertEpisode(
+      db,
+      {
+        agentId: 'a',
+        conversationId: 'c',
+        summary: 'Conversation on 20 May 2025. User: I went to Paris for a design conference.',
+        topics: ['paris'],
+        entities: ['Paris'],
+        decisions: [],
+        actionItems: [],
+        salience: 0.5,
+        conversationAt: at,
+      },
+      at,
+    );
+    const r = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'When did I go to Paris?',
+      section: 'episode',
+      budgetTokens: 800,
+    });
+    expect(r.block).toContain(
+      '## Past conversations\n- [2025-05-20] User: I went to Paris for a design conference.',
+    );
   });
 });
 

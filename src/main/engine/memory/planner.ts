@@ -43,6 +43,8 @@ const LINE_PREFIX_TOKENS = 2;
 const COMPLEMENT_LINES = 6;
 /** Conversation lines when the transcript is the section (or the primary found nothing). */
 const TRANSCRIPT_LINES = 10;
+/** "Conversation on 20 May 2024. " (heuristic summaries): the line's [date] already says it. */
+const DATED_OPENING = /^Conversation on [^.]{3,40}\.\s*/u;
 /** Episode summaries are long (up to MAX_LINE_TOKENS each): a few, then conversation lines. */
 const EPISODES = 3;
 
@@ -117,7 +119,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       hitGroup(
         SECTION_TITLES.episode,
         relevant,
-        (h) => `[${localDate(h.created_at)}] ${plainLine(h.content)}`,
+        (h) => `[${localDate(h.created_at)}] ${plainLine(h.content).replace(DATED_OPENING, '')}`,
       ),
     );
     transcriptWanted = relevant.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
