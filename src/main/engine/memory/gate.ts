@@ -62,7 +62,7 @@ const ADVICE =
  *  have I read", "what medication am I taking", "the plan we made", "what did the doctor
  *  tell me". */
 const OWN_PAST =
-  /\b(?:(?:did|have|had|was|were) (?:i|we)\b|(?:am i|are we|i am|i['’]m|we are|we['’]re) \w+ing\b|did (?:\w+ ){1,3}(?:tell|give|send|show|ask) (?:me|us)\b|(?:i|we) (?:gave|sent|shared|showed|made|agreed|promised|booked|ordered|picked|chose|bought|met|visited|read|watched)\b)/iu;
+  /\b(?:(?:did|have|had|was|were) (?:i|we)\b|(?:am i|are we|i am|i['’]m|we are|we['’]re) \w+ing\b|did (?:\w+ ){1,3}(?:tell|give|send|show|ask) (?:me|us)\b|(?:i|we) (?:gave|sent|shared|showed|made|agreed|promised|chose|bought|met|read|(?!need\b)\w{2,}ed)\b)/iu;
 /** A name used the way people and pets are talked about: "Anna's birthday", "did Tom say". */
 const PERSON_USE_AFTER =
   /^['’]s\s+(?:birthday|age|name|job|work|wife|husband|partner|kids?|children|son|daughter|mom|mother|dad|father|sister|brother|friend|family|dog|cat|pet|hobby|hobbies|favou?rite|plans?|house|home|address|phone|number|email|health|wedding|party)\b|^\s+(?:say|said|tell|told|mention|mentioned|go|went|visit|visited|move|moved|start|started|get|got|buy|bought|meet|met|call|called|marry|married|adopt|adopted|feel|felt|think|thought|like|likes|love|loves|doing)\b/iu;
