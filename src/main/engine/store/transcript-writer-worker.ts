@@ -1,6 +1,7 @@
 // Worker-thread side of the transcript writer (see transcript-writer.ts): its own connection
-// to the encrypted database, so inserting turns, maintaining both FTS5 indexes and
-// checkpointing the WAL never run on the thread that serves HTTP requests.
+// to the encrypted database, so large durable ingest batches (rows + FTS5 index + fsync) and
+// WAL checkpoints never run on the thread that serves HTTP requests. Chat turns are written
+// by the HTTP thread itself unless requests are waiting here.
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './open.ts';
