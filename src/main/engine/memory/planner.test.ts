@@ -220,6 +220,34 @@ describe('episode lines', () => {
   });
 });
 
+describe('small budgets', () => {
+  it('leave room for conversation lines after the facts', async () => {
+    const { db, deps } = setup();
+    for (let i = 0; i < 12; i++) {
+      fact(
+        db,
+        'a',
+        `Garden note ${i}: the tomatoes along the fence need water every ${i + 2} days`,
+      );
+    }
+    recordTurn(db, {
+      agentId: 'a',
+      conversationId: 'c',
+      messages: [{ role: 'user', content: 'The tomatoes got blight in July', createdAt: NOW }],
+    });
+    const r = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'what happened to my tomatoes?',
+      section: 'pinned',
+      budgetTokens: 200,
+      bumpUsage: false,
+    });
+    expect(r.block).toContain('## Facts');
+    expect(r.block).toContain('User: The tomatoes got blight in July');
+    expect(r.tokens).toBeLessThanOrEqual(200);
+  });
+});
+
 describe('facts about the question', () => {
   it('drops facts that match the question only by the name of a person', async () => {
     const { db, deps } = setup();

@@ -51,7 +51,16 @@ const EPISODES = 3;
 interface Group {
   title: string;
   lines: { text: string; hit?: RankedHit; order: number }[];
+  /** At most this share of the budget goes to the group's lines (default: all of it). */
+  share?: number;
 }
+
+/**
+ * Facts and episode summaries leave at least this share of the budget to the conversation
+ * lines that follow them: at a small budget, a few long summaries would otherwise take it all,
+ * and the turns themselves are where the details are.
+ */
+const PRIMARY_SHARE = 0.5;
 
 /** Local calendar date (the user's "today"), YYYY-MM-DD. */
 export function localDate(ms: number): string {
@@ -102,7 +111,10 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
           likeFallback: false,
         });
     const relevant = aboutTheQuestion(facts, message, input.speakers);
-    groups.push(hitGroup(SECTION_TITLES.pinned, relevant, (h) => plainLine(h.content)));
+    groups.push({
+      ...hitGroup(SECTION_TITLES.pinned, relevant, (h) => plainLine(h.content)),
+      ...(input.presence?.transcript === false ? {} : { share: PRIMARY_SHARE }),
+    });
     transcriptWanted = relevant.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
   } else if (section === 'episode') {
     const episodes = !(input.presence?.episodes ?? true)
@@ -115,13 +127,14 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
           likeFallback: false,
         });
     const relevant = aboutTheQuestion(episodes, message, input.speakers);
-    groups.push(
-      hitGroup(
+    groups.push({
+      ...hitGroup(
         SECTION_TITLES.episode,
         relevant,
         (h) => `[${localDate(h.created_at)}] ${plainLine(h.content).replace(DATED_OPENING, '')}`,
       ),
-    );
+      ...(input.presence?.transcript === false ? {} : { share: PRIMARY_SHARE }),
+    });
     transcriptWanted = relevant.length > 0 ? COMPLEMENT_LINES : TRANSCRIPT_LINES;
   } else {
     transcriptWanted = TRANSCRIPT_LINES;
@@ -174,6 +187,8 @@ export function fitBlock(
   const kept: LineKey[] = [];
   for (const g of groups) {
     const titleCost = countTokens(`\n## ${g.title}`);
+    const cap = g.share === undefined ? Infinity : Math.floor(budgetTokens * g.share);
+    let groupSpent = 0;
     for (const line of g.lines) {
       // A line that repeats one already in the block (an identity fact that is also a pinned
       // fact, a turn quoted inside an episode summary, the same message sent twice) costs
@@ -181,7 +196,7 @@ export function fitBlock(
       const key = lineKey(line.text);
       if (kept.some((k) => repeats(key, k))) continue;
       const title = chosen.has(g) ? 0 : titleCost;
-      const room = budgetTokens - spent - title - LINE_PREFIX_TOKENS;
+      const room = Math.min(budgetTokens - spent, cap - groupSpent) - title - LINE_PREFIX_TOKENS;
       if (room <= 3) break;
       // One count per line in the common case; only long lines are cut and re-counted.
       let text = line.text;
@@ -192,8 +207,9 @@ export function fitBlock(
         cost = countTokens(`\n- ${text}`);
       }
       cost += title;
-      if (spent + cost > budgetTokens) continue;
+      if (spent + cost > budgetTokens || groupSpent + cost > cap) continue;
       spent += cost;
+      groupSpent += cost;
       kept.push(key);
       const list = chosen.get(g) ?? [];
       list.push({ ...line, text });
