@@ -188,6 +188,31 @@ export async function runMemoryLatencyBench(
       });
       return res.text();
     };
+    // The read cache across requests: buildContext alone, then with a proxied request (whose
+    // turn is recorded) before each call. PRAGMA data_version counts commits made by other
+    // connections, each of which would have emptied this connection's page cache.
+    const dataVersion = () => h.services.db.pragma('data_version', { simple: true }) as number;
+    const contextTimes = async (between: (q: string) => Promise<unknown>) => {
+      const xs: number[] = [];
+      for (const q of queries.slice(0, 100)) {
+        await between(q);
+        const s0 = performance.now();
+        await h.services.memory.buildContext('bench', q, { bumpUsage: false });
+        xs.push(performance.now() - s0);
+      }
+      await h.idle();
+      return xs.sort((a, b) => a - b);
+    };
+    await contextTimes(async () => {}); // warm-up
+    const alone = await contextTimes(async () => {});
+    const dv0 = dataVersion();
+    const afterTurn = await contextTimes((q) => send(`${h.url}/v1/chat/completions`, q, true));
+    print(
+      `  engine buildContext at 100k rows: alone p50 ${ms(percentile(alone, 50))} p95 ${ms(percentile(alone, 95))};` +
+        ` after a proxied (recorded) turn p50 ${ms(percentile(afterTurn, 50))} p95 ${ms(percentile(afterTurn, 95))};` +
+        ` commits by other connections meanwhile: ${dataVersion() === dv0 ? 'none' : 'some (read cache reset)'}`,
+    );
+
     const proxied: number[] = [];
     const direct: number[] = [];
     let injected = 0;
