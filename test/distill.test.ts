@@ -17,7 +17,7 @@ import { listPinned } from '../src/main/engine/store/pinned.ts';
 import { listProcessingLog } from '../src/main/engine/store/processing-log.ts';
 import { listSignals } from '../src/main/engine/store/signals.ts';
 import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
-import type { RecordedRequest } from './helpers/scripted-upstream.ts';
+import { type RecordedRequest, startScriptedUpstream } from './helpers/scripted-upstream.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const nodeBin = join(root, 'node_modules', '.bin', 'node');
@@ -28,9 +28,9 @@ afterEach(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, timeoutMs = 5000): Promise<void> {
+async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > end) throw new Error('condition not met in time');
     await sleep(20);
   }
@@ -190,7 +190,7 @@ describe('distillation through the server', () => {
   });
 });
 
-function startServe(dataDir: string, dbKey: string, token: string) {
+function startServe(dataDir: string, dbKey: string, token: string, upstreamUrl?: string) {
   const child = spawn(
     nodeBin,
     [
@@ -212,6 +212,7 @@ function startServe(dataDir: string, dbKey: string, token: string) {
         CAIRN_DB_KEY: dbKey,
         CAIRN_TOKEN: token,
         CAIRN_EMBEDDING_BACKEND: 'none',
+        ...(upstreamUrl ? { CAIRN_UPSTREAM_URL: upstreamUrl } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -242,22 +243,30 @@ describe('recovery after a crash', () => {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const dbKey = randomBytes(32).toString('hex');
     const token = 'distill-crash-token';
-    const { child, url } = await startServe(dataDir, dbKey, token);
+    const upstream = await startScriptedUpstream();
+    cleanups.push(() => upstream.close());
+    upstream.setDefault(() => ({ kind: 'chat', content: 'Noted!' }));
+    const { child, url } = await startServe(dataDir, dbKey, token, upstream.url);
     cleanups.push(() => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });
-    // skip_extraction leaves the signal pending, like a turn whose debounce has not fired
-    const res = await fetch(url + '/memory/ingest', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        agent_id: 'ada',
-        conversation_id: 'before-crash',
-        skip_extraction: true,
-        turns: [{ user: 'My name is Ada and I love sailing.', assistant: 'Noted!' }],
-      }),
+    // A chat turn is recorded with a pending signal whose debounce (60 s) has not fired yet.
+    const client = new OpenAI({
+      baseURL: url + '/v1',
+      apiKey: token,
+      defaultHeaders: { 'X-Osaurus-Agent-Id': 'ada', 'X-Osaurus-Conversation-Id': 'before-crash' },
     });
-    expect(res.status).toBe(200);
+    await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'My name is Ada and I love sailing.' }],
+    });
+    const auth = { authorization: `Bearer ${token}` };
+    await until(async () => {
+      const agents = (await (await fetch(url + '/agents', { headers: auth })).json()) as {
+        agents: { id: string; pending_count: number }[];
+      };
+      return agents.agents.some((a) => a.id === 'ada' && a.pending_count === 1);
+    });
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
     await exited;

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentsResponse, SearchResponse } from '../src/shared/api.ts';
@@ -18,7 +20,7 @@ const rows = (agent: string) =>
     .all(agent) as { role: string; content: string; conversation_id: string; created_at: number }[];
 
 describe('POST /memory/ingest', () => {
-  it('stores turns with their dates and one pending signal, then counts them in /agents', async () => {
+  it('stores turns with their dates (skip_extraction: nothing pending), then counts them in /agents', async () => {
     const res = await h.api('POST', '/memory/ingest', {
       agent_id: 'locomo',
       conversation_id: 'session-1',
@@ -49,7 +51,7 @@ describe('POST /memory/ingest', () => {
       pinned_count: 0,
       episode_count: 0,
       transcript_count: 5,
-      pending_count: 1,
+      pending_count: 0,
       last_activity_at: '2023-05-09T10:00:00.000Z',
     });
   });
@@ -68,6 +70,41 @@ describe('POST /memory/ingest', () => {
     const a = agents.body.agents.find((x) => x.id === 'distilled')!;
     expect(a.pending_count).toBe(0);
     expect(a.episode_count).toBe(1);
+  });
+
+  it('never distils turns ingested with skip_extraction, not even at shutdown or restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cairn-skip-'));
+    const first = await startEngine({ dataDir });
+    try {
+      const res = await first.api('POST', '/memory/ingest', {
+        agent_id: 'raw',
+        conversation_id: 'c',
+        skip_extraction: true,
+        turns: [{ user: 'My name is Linus and I live in Oslo.', assistant: 'Hello Linus.' }],
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await first.stop(); // flushes the distiller
+    }
+    const again = await startEngine({
+      dataDir,
+      dbKey: first.dbKey,
+      token: first.token,
+      config: { distiller: { recoverDelayMs: 10 } },
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const agents = await again.api<AgentsResponse>('GET', '/agents');
+      expect(agents.body.agents.find((a) => a.id === 'raw')).toMatchObject({
+        transcript_count: 2,
+        pending_count: 0,
+        episode_count: 0,
+        pinned_count: 0,
+      });
+    } finally {
+      await again.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('makes ingested text searchable for that agent only', async () => {

@@ -21,6 +21,11 @@ export interface RecordTurnInput {
   messages: TranscriptMessage[];
   /** Time of the signal row (defaults to Date.now()). */
   now?: number;
+  /**
+   * Whether the turns await distillation (default). `false` (ingest with skip_extraction)
+   * records the batch's signal as already processed, so no distiller ever picks it up.
+   */
+  distil?: boolean;
 }
 
 export interface RecordTurnResult {
@@ -30,7 +35,7 @@ export interface RecordTurnResult {
 
 interface TranscriptStatements {
   insertRow: Statement<[string, string, string, string, number]>;
-  insertSignal: Statement<[string, string, number, number, number, number]>;
+  insertSignal: Statement<[string, string, string, number, number, number, number]>;
 }
 
 // Prepared statements are cached per connection: preparing costs more than running them on
@@ -47,7 +52,7 @@ function statements(db: Db): TranscriptStatements {
       insertSignal: db.prepare(
         `INSERT INTO pending_signals
            (agent_id, conversation_id, status, attempts, first_transcript_id, last_transcript_id, created_at, updated_at)
-         VALUES (?, ?, 'pending', 0, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, 0, ?, ?, ?, ?)`,
       ),
     };
     statementCache.set(db, s);
@@ -76,6 +81,7 @@ export function recordTurn(db: Db, input: RecordTurnInput): RecordTurnResult {
     const signal = s.insertSignal.run(
       input.agentId,
       input.conversationId,
+      input.distil === false ? 'processed' : 'pending',
       transcriptIds[0]!,
       transcriptIds[transcriptIds.length - 1]!,
       now,

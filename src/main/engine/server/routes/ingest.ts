@@ -63,7 +63,13 @@ export function registerIngestRoutes(
     }
 
     const { transcriptIds } = await options.writer.record(
-      { agentId: req.agent_id, conversationId: req.conversation_id, messages, now },
+      {
+        agentId: req.agent_id,
+        conversationId: req.conversation_id,
+        messages,
+        now,
+        distil: req.skip_extraction !== true,
+      },
       { durable: true },
     );
     log.debug('ingested', { agent: req.agent_id, rows: transcriptIds.length });
