@@ -55,10 +55,17 @@ export function messageText(message: ChatMessageLike | undefined): string {
   return '';
 }
 
-/** `agentId:` + the first 16 hex of sha256(first user message): stable across resends. */
+/**
+ * `agentId:` + the first 16 hex of sha256(first user message): stable across resends, since
+ * clients send the whole history every turn. A first message without text (image-only, or a
+ * request with no user message) is hashed whole, so such conversations do not all collapse
+ * into the id of the empty string.
+ */
 export function deriveConversationId(agentId: string, messages: ChatMessageLike[]): string {
   const first = messages.find((m) => m.role === 'user');
-  const hash = createHash('sha256').update(messageText(first)).digest('hex').slice(0, 16);
+  const text = messageText(first);
+  const basis = text !== '' ? text : JSON.stringify(first?.content ?? messages[0] ?? null);
+  const hash = createHash('sha256').update(basis).digest('hex').slice(0, 16);
   return `${agentId}:${hash}`;
 }
 
