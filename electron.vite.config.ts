@@ -21,7 +21,14 @@ export default defineConfig({
       outDir: 'out/main',
       externalizeDeps: { include: NATIVE_EXTERNALS },
       rollupOptions: {
-        input: { index: resolve(import.meta.dirname, 'src/main/index.ts') },
+        input: {
+          index: resolve(import.meta.dirname, 'src/main/index.ts'),
+          // Loaded by the transcript writer as a worker thread (store/transcript-writer.ts).
+          'transcript-writer-worker': resolve(
+            import.meta.dirname,
+            'src/main/engine/store/transcript-writer-worker.ts',
+          ),
+        },
         external: NATIVE_EXTERNALS,
       },
     },

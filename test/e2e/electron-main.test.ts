@@ -4,7 +4,7 @@
 // database in a temporary userData; the stand-in then loads the page the window would
 // load, calls the IPC the preload would call (from a good and a foreign frame), and quits.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { ensureElectronBuild } from './electron-build.ts';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -202,5 +202,9 @@ describe('Electron main bundle (with a recording electron stand-in)', () => {
     expect(report.events.indexOf('tray-destroyed')).toBeGreaterThan(report.events.indexOf('quit'));
     expect(existsSync(join(userData, 'data', 'memory.sqlite'))).toBe(true);
     expect(existsSync(join(userData, 'logs', 'cairn.log'))).toBe(true);
+    // The bundled transcript writer worker (its own entry beside index.js) started.
+    expect(readFileSync(join(userData, 'logs', 'cairn.log'), 'utf8')).not.toMatch(
+      /transcript writer (worker|stopped|failed)/,
+    );
   }, 60_000);
 });

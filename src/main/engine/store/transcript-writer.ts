@@ -120,14 +120,28 @@ export function createInlineTranscriptWriter(db: Db): TranscriptWriter {
   };
 }
 
-const WORKER_URL = new URL('./transcript-writer-worker.ts', import.meta.url);
+/**
+ * The worker's entry: the TypeScript source under plain Node (type stripping), or the
+ * bundle's `transcript-writer-worker.js` beside the Electron main bundle (electron.vite.config.ts
+ * builds it as its own entry).
+ */
+function workerFileUrl(): URL | null {
+  for (const name of ['./transcript-writer-worker.ts', './transcript-writer-worker.js']) {
+    const url = new URL(name, import.meta.url);
+    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
+  }
+  return null;
+}
 
 export async function createTranscriptWriter(
   options: TranscriptWriterOptions,
 ): Promise<TranscriptWriter> {
   const log = options.logger.child('writer');
-  const workerFile = WORKER_URL.protocol === 'file:' ? fileURLToPath(WORKER_URL) : null;
-  if (options.useWorker === false || workerFile === null || !existsSync(workerFile)) {
+  const workerUrl = options.useWorker === false ? null : workerFileUrl();
+  if (workerUrl === null) {
+    if (options.useWorker !== false) {
+      log.warn('transcript writer worker file not found; writing on the main thread');
+    }
     return createInlineTranscriptWriter(options.db);
   }
   const init: WriterInit = {
@@ -135,7 +149,7 @@ export async function createTranscriptWriter(
     key: new Uint8Array(options.key),
     checkpointIntervalMs: options.checkpointIntervalMs ?? 5000,
   };
-  const worker = new Worker(WORKER_URL, { workerData: init });
+  const worker = new Worker(workerUrl, { workerData: init });
   init.key.fill(0);
   worker.unref();
 
