@@ -1,65 +1,16 @@
 // An acknowledged write is never lost: ingest 10k turns into a real `cairn serve` child,
 // SIGKILL it midway, restart on the same data folder, and find every acknowledged turn.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEngine } from './helpers/engine-harness.ts';
+import { startServeChild } from './helpers/serve-child.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const nodeBin = join(root, 'node_modules', '.bin', 'node');
-
-function startServe(
-  dataDir: string,
-  dbKey: string,
-  token: string,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    nodeBin,
-    [
-      '--disable-warning=ExperimentalWarning',
-      join(root, 'src/main/cli.ts'),
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--no-keychain',
-      '--log-level',
-      'warn',
-    ],
-    {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        CAIRN_DB_KEY: dbKey,
-        CAIRN_TOKEN: token,
-        CAIRN_EMBEDDING_BACKEND: 'none',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise((resolvePromise, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out} ${err}`)), 15_000);
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: m[1]! });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${err}`));
-    });
-  });
-}
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -72,7 +23,7 @@ describe('crash safety', () => {
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const dbKey = randomBytes(32).toString('hex');
     const token = 'crash-token';
-    const { child, url } = await startServe(dataDir, dbKey, token);
+    const { child, url } = await startServeChild({ dataDir, dbKey, token });
     cleanups.push(() => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });
@@ -160,7 +111,11 @@ describe('cairn serve lifecycle', () => {
   it('exits 0 on SIGTERM after a clean shutdown, and rejects bad flags with exit 2', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cairn-serve-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { child, url } = await startServe(dataDir, randomBytes(32).toString('hex'), 'tok');
+    const { child, url } = await startServeChild({
+      dataDir,
+      dbKey: randomBytes(32).toString('hex'),
+      token: 'tok',
+    });
     cleanups.push(() => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });

@@ -3,11 +3,10 @@
 // or the heuristic distiller), malformed Core Model output ends in a dead letter with the
 // transcript intact, and signals pending when `cairn serve` is SIGKILLed are distilled after
 // restart.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listEpisodes } from '../src/main/engine/store/episodes.ts';
@@ -17,10 +16,8 @@ import { listPinned } from '../src/main/engine/store/pinned.ts';
 import { listProcessingLog } from '../src/main/engine/store/processing-log.ts';
 import { listSignals } from '../src/main/engine/store/signals.ts';
 import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
+import { startServeChild } from './helpers/serve-child.ts';
 import { type RecordedRequest, startScriptedUpstream } from './helpers/scripted-upstream.ts';
-
-const root = resolve(import.meta.dirname, '..');
-const nodeBin = join(root, 'node_modules', '.bin', 'node');
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
@@ -190,53 +187,6 @@ describe('distillation through the server', () => {
   });
 });
 
-function startServe(dataDir: string, dbKey: string, token: string, upstreamUrl?: string) {
-  const child = spawn(
-    nodeBin,
-    [
-      '--disable-warning=ExperimentalWarning',
-      join(root, 'src/main/cli.ts'),
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--no-keychain',
-      '--log-level',
-      'warn',
-    ],
-    {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        CAIRN_DB_KEY: dbKey,
-        CAIRN_TOKEN: token,
-        CAIRN_EMBEDDING_BACKEND: 'none',
-        ...(upstreamUrl ? { CAIRN_UPSTREAM_URL: upstreamUrl } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  return new Promise<{ child: ChildProcess; url: string }>((resolvePromise, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out} ${err}`)), 15_000);
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolvePromise({ child, url: m[1]! });
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${code}: ${err}`));
-    });
-  });
-}
-
 describe('recovery after a crash', () => {
   it('distils signals left pending by a SIGKILLed `cairn serve` after restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cairn-distill-crash-'));
@@ -246,7 +196,12 @@ describe('recovery after a crash', () => {
     const upstream = await startScriptedUpstream();
     cleanups.push(() => upstream.close());
     upstream.setDefault(() => ({ kind: 'chat', content: 'Noted!' }));
-    const { child, url } = await startServe(dataDir, dbKey, token, upstream.url);
+    const { child, url } = await startServeChild({
+      dataDir,
+      dbKey,
+      token,
+      upstreamUrl: upstream.url,
+    });
     cleanups.push(() => {
       if (child.exitCode === null) child.kill('SIGKILL');
     });
