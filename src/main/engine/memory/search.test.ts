@@ -7,6 +7,7 @@ import { insertPinned, updatePinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
 import {
   createTermStats,
+  matchFor,
   mmr,
   searchMemory,
   searchScope,
@@ -232,5 +233,29 @@ describe('term statistics on a large memory', () => {
     // "weather" and "sunny" are in every row: counted (capped) and dropped
     expect(stats.df.get('transcript\u0000weather')?.n).toBeGreaterThan(2_000);
     expect(stats.df.get('transcript\u0000axolotl')?.n).toBe(1);
+  });
+
+  it('keeps dropping a common term after the memory grew past the count it was capped at', () => {
+    const { db, deps } = setup();
+    const stats = createTermStats();
+    const messages = Array.from({ length: 21_000 }, (_, i) => ({
+      role: 'user' as const,
+      content: i % 2 === 0 ? `the weather was sunny ${i}` : `a quiet evening ${i}`,
+      createdAt: NOW - DAY,
+    }));
+    messages[7]!.content = 'an axolotl in the pond';
+    db.transaction(() => recordTurn(db, { agentId: 'a', conversationId: 'big', messages }))();
+    const withStats = { ...deps, termStats: stats };
+    const terms = ['weather', 'sunny', 'axolotl'];
+    // 21k rows: a term in more than 2,000 rows is left out; "weather" and "sunny" (10,500
+    // rows each) were counted only up to 2,001.
+    expect(matchFor(withStats, 'transcript', terms).primary).toBe('"axolotl"');
+    // The row count is max(id): one row with a large id lifts the limit to 10,000 rows, above
+    // the cached 2,001, while the real counts stay far above both (and the cache is fresh).
+    db.prepare(
+      `INSERT INTO transcript (id, agent_id, conversation_id, role, content, created_at)
+       VALUES (200000, 'a', 'big', 'user', 'later', ?)`,
+    ).run(NOW);
+    expect(matchFor(withStats, 'transcript', terms).primary).toBe('"axolotl"');
   });
 });

@@ -82,7 +82,8 @@ export interface SearchDeps {
  * the MATCH (they still count for the speaker boost). Frequencies move slowly: cached.
  */
 export interface TermStats {
-  df: Map<string, { n: number; at: number }>;
+  /** `n`: rows containing the term, counted up to a cap; `capped`: the count hit the cap. */
+  df: Map<string, { n: number; at: number; capped: boolean }>;
 }
 
 export function createTermStats(): TermStats {
@@ -216,9 +217,9 @@ export function toSearchResult(h: RankedHit): SearchResult {
 /**
  * The MATCH expression for a query: every term OR-ed on an ordinary memory; on a large one
  * (PRUNE_FROM_ROWS rows and more) near-ubiquitous terms are dropped, rare terms match alone
- * and the others only in pairs (see buildPairedMatchExpression).
+ * and the others only in pairs (see buildPairedMatchExpression). Exported for its tests.
  */
-function matchFor(
+export function matchFor(
   deps: SearchDeps,
   scope: FtsScope,
   terms: string[],
@@ -237,17 +238,18 @@ function matchFor(
       let df = stats.df.get(key);
       if (!df || now - df.at > STATS_TTL_MS) {
         const match = buildMatchExpression([term]);
-        df = {
-          n: match === null ? 0 : ftsDocumentFrequency(deps.db, scope, match, limit + 1),
-          at: now,
-        };
+        const n = match === null ? 0 : ftsDocumentFrequency(deps.db, scope, match, limit + 1);
+        // A count that reached its cap only says "more than the limit of that moment": the
+        // limit grows with the table, so a capped count must never pass for a real one
+        // (it once let a name found in a third of all rows back into the pairs).
+        df = { n, at: now, capped: n > limit };
         if (stats.df.size >= STATS_ENTRIES) stats.df.clear();
         stats.df.set(key, df);
       }
-      return { term, df: df.n };
+      return { term, df: df.n, capped: df.capped };
     });
     const present = withDf.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
-    const kept = present.filter((t) => t.df <= limit).slice(0, PRUNE_MAX_TERMS);
+    const kept = present.filter((t) => !t.capped && t.df <= limit).slice(0, PRUNE_MAX_TERMS);
     // Only common words: search the two least common ones.
     const chosen = kept.length > 0 ? kept : present.slice(0, 2);
     const paired = chosen.filter((t) => t.df > rare).map((t) => t.term);

@@ -1,5 +1,6 @@
 // Identity repository: per-agent narrative + always-on overrides (DESIGN §3). Tiny, always
 // injected by the read path. Every query is scoped by agent_id.
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { Db } from './migrate.ts';
 
 export interface IdentityRecord {
@@ -26,11 +27,20 @@ function parseList(json: string): string[] {
   }
 }
 
+// The read path asks for the identity on every proxied request: prepare once per connection
+// (keyed weakly by the connection, no global state).
+const selectIdentity = new WeakMap<Db, Statement>();
+
 /** The agent's identity; an empty one (narrative '', no overrides) when none is stored. */
 export function getIdentity(db: Db, agentId: string): IdentityRecord {
-  const row = db
-    .prepare('SELECT agent_id, narrative, overrides, updated_at FROM identity WHERE agent_id = ?')
-    .get(agentId) as IdentityRow | undefined;
+  let select = selectIdentity.get(db);
+  if (!select) {
+    select = db.prepare(
+      'SELECT agent_id, narrative, overrides, updated_at FROM identity WHERE agent_id = ?',
+    );
+    selectIdentity.set(db, select);
+  }
+  const row = select.get(agentId) as IdentityRow | undefined;
   if (!row) return { agent_id: agentId, narrative: '', overrides: [], updated_at: null };
   return {
     agent_id: row.agent_id,
