@@ -116,13 +116,17 @@ export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
       id: number;
       rank: number;
     }[];
-    const rows = (
+    const read = (head: typeof top): Row[] =>
       prepared(db, TRANSCRIPT_ROWS_SQL).all({
-        hits: JSON.stringify(top.map((r) => [r.id, r.rank])),
+        hits: JSON.stringify(head.map((r) => [r.id, r.rank])),
         agentId: q.agentId,
         since: q.since ?? 0,
-      }) as Row[]
-    ).sort((a, b) => a.rank - b.rank);
+      }) as Row[];
+    // The first `limit` matches usually all pass the filters (one agent's memory): then they
+    // are the answer, and the rest of the head is never read.
+    const rows = read(top.slice(0, q.limit));
+    if (rows.length < q.limit && top.length > q.limit) rows.push(...read(top.slice(q.limit)));
+    rows.sort((a, b) => a.rank - b.rank);
     if (rows.length >= q.limit || top.length < inner) return rows.slice(0, q.limit).map(toHit);
   }
   const rows = prepared(db, SQL[scope]).all(params) as Row[];
