@@ -249,7 +249,11 @@ describe('term statistics on a large memory', () => {
     const terms = ['weather', 'sunny', 'axolotl'];
     // 21k rows: a term in more than 2,000 rows is left out; "weather" and "sunny" (10,500
     // rows each) were counted only up to 2,001.
-    expect(matchFor(withStats, 'transcript', terms).primary).toBe('"axolotl"');
+    expect(matchFor(withStats, 'transcript', terms)).toEqual({
+      primary: '"axolotl"',
+      wider: null,
+      large: true,
+    });
     // The row count is max(id): one row with a large id lifts the limit to 10,000 rows, above
     // the cached 2,001, while the real counts stay far above both (and the cache is fresh).
     db.prepare(

@@ -102,6 +102,12 @@ const RARE_SHARE = 0.01;
 const RARE_MIN_DF = 100;
 /** On a large memory, at most this many (the rarest) terms are matched. */
 const PRUNE_MAX_TERMS = 8;
+/**
+ * On a large memory, BM25 ranks only this many of the most recent transcript matches: a
+ * query of only common words ("what do Jon and Gina have in common?") otherwise scores
+ * tens of thousands of rows (measured at 100k rows: 15 ms for 38k matches, 2.6 ms for 4k).
+ */
+const RECENT_MATCHES = 4_000;
 
 export interface ScopeQuery {
   agentId: string;
@@ -147,11 +153,13 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
 
   // 1. BM25 candidates (sanitised MATCH), with the LIKE fallback.
   const match = matchFor(deps, scope, terms);
-  let hits = ftsCandidates(deps, scope, q.agentId, match.primary, since, FTS_CANDIDATES);
+  const fts = (expr: string | null) =>
+    ftsCandidates(deps, scope, q.agentId, expr, since, FTS_CANDIDATES, match.large);
+  let hits = fts(match.primary);
   if (hits.length < topK && match.wider !== null) {
     // Too few rows where common words co-occur: let each of them match alone too.
     const seen = new Set(hits.map((h) => h.id));
-    const more = ftsCandidates(deps, scope, q.agentId, match.wider, since, FTS_CANDIDATES);
+    const more = fts(match.wider);
     hits = [...hits, ...more.filter((h) => !seen.has(h.id))];
   }
   if (hits.length === 0 && q.likeFallback !== false) {
@@ -223,8 +231,8 @@ export function matchFor(
   deps: SearchDeps,
   scope: FtsScope,
   terms: string[],
-): { primary: string | null; wider: string | null } {
-  const plain = () => ({ primary: buildMatchExpression(terms), wider: null });
+): { primary: string | null; wider: string | null; large: boolean } {
+  const plain = () => ({ primary: buildMatchExpression(terms), wider: null, large: false });
   const stats = deps.termStats;
   if (!stats || terms.length <= 1) return plain();
   const now = deps.clock.now();
@@ -259,6 +267,7 @@ export function matchFor(
         paired,
       ),
       wider: paired.length > 1 ? buildMatchExpression(chosen.map((t) => t.term)) : null,
+      large: true,
     };
   } catch (err) {
     deps.logger?.warn('term statistics failed; searching every term', {
@@ -275,10 +284,17 @@ function ftsCandidates(
   match: string | null,
   since: number | null,
   limit: number,
+  large: boolean,
 ): StoredHit[] {
   if (match === null) return [];
   try {
-    return searchFts(deps.db, scope, { agentId, match, since, limit });
+    return searchFts(deps.db, scope, {
+      agentId,
+      match,
+      since,
+      limit,
+      ...(large ? { recentMatches: RECENT_MATCHES } : {}),
+    });
   } catch (err) {
     // The expression is built from quoted words only, so this means FTS5 itself is missing
     // or broken: the caller falls back to LIKE.

@@ -58,4 +58,21 @@ describe('searchFts (transcript)', () => {
     expect(search(db, 'a', 1)).toEqual([a[0]]);
     expect(search(db, 'a', 3)).toEqual(a);
   });
+
+  it('scores only the most recent matches when asked to (large memories)', () => {
+    const db = setup();
+    const [oldest] = turns(db, 'a', ['axolotl axolotl']);
+    const later = turns(db, 'a', [
+      'an axolotl and several more words',
+      'an axolotl, several more words and yet more',
+      'axolotl in the tank',
+      'one more axolotl line with plenty of other words in it',
+    ]);
+    const q = { agentId: 'a', match: '"axolotl"', since: null, limit: 1 };
+    expect(searchFts(db, 'transcript', q).map((h) => h.id)).toEqual([oldest]);
+    // limit 1 reads a head of 3: the window is at least that.
+    expect(searchFts(db, 'transcript', { ...q, recentMatches: 3 }).map((h) => h.id)).toEqual([
+      later[2],
+    ]);
+  });
 });

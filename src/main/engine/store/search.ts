@@ -45,6 +45,12 @@ export interface FtsQuery {
   /** Only rows at or after this time (ms), or null. */
   since: number | null;
   limit: number;
+  /**
+   * Transcript only: BM25 scores just the most recent this-many matches (by rowid). On a
+   * large memory a query made of common words matches tens of thousands of rows, and
+   * scoring each costs far more than finding it.
+   */
+  recentMatches?: number;
 }
 
 interface Row {
@@ -97,6 +103,12 @@ const SQL: Record<FtsScope, string> = {
 const TRANSCRIPT_TOP_SQL = `
   SELECT rowid AS id, bm25(transcript_stem_fts) AS rank FROM transcript_stem_fts
   WHERE transcript_stem_fts MATCH @match ORDER BY rank LIMIT @inner`;
+/** The same over only the most recent `window` matches (FTS5 walks rowids backwards). */
+const TRANSCRIPT_TOP_RECENT_SQL = `
+  SELECT id, rank FROM (
+    SELECT rowid AS id, bm25(transcript_stem_fts) AS rank FROM transcript_stem_fts
+    WHERE transcript_stem_fts MATCH @match ORDER BY rowid DESC LIMIT @window)
+  ORDER BY rank LIMIT @inner`;
 /** Those matches' rows, kept when they belong to the agent (and pass the filters). */
 const TRANSCRIPT_ROWS_SQL = `
   SELECT t.id, t.content, t.created_at, t.conversation_id, t.role, j.value ->> '$[1]' AS rank
@@ -112,10 +124,15 @@ export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
     // hold enough of this agent's rows (a database shared by many agents), the exact
     // agent-filtered query below answers instead.
     const inner = q.limit * 3;
-    const top = prepared(db, TRANSCRIPT_TOP_SQL).all({ match: q.match, inner }) as {
-      id: number;
-      rank: number;
-    }[];
+    const top = (
+      q.recentMatches === undefined
+        ? prepared(db, TRANSCRIPT_TOP_SQL).all({ match: q.match, inner })
+        : prepared(db, TRANSCRIPT_TOP_RECENT_SQL).all({
+            match: q.match,
+            inner,
+            window: Math.max(inner, q.recentMatches),
+          })
+    ) as { id: number; rank: number }[];
     const read = (head: typeof top): Row[] =>
       prepared(db, TRANSCRIPT_ROWS_SQL).all({
         hits: JSON.stringify(head.map((r) => [r.id, r.rank])),
