@@ -12,6 +12,7 @@ import {
   EmptyState,
   ErrorBox,
   FieldError,
+  FilterField,
   Loading,
   Notice,
   Pager,
@@ -57,19 +58,15 @@ export function EpisodeList({ agentId }: { agentId: string }) {
   return (
     <div className="stack">
       <div className="toolbar" role="search">
-        <div className="field field-inline grow">
-          <label htmlFor={`${id}-q`}>Filter</label>
-          <input
-            id={`${id}-q`}
-            type="search"
-            value={q}
-            placeholder="Words in the summary…"
-            onChange={(e) => {
-              setQ(e.target.value);
-              setOffset(0);
-            }}
-          />
-        </div>
+        <FilterField
+          id={`${id}-q`}
+          value={q}
+          placeholder="Words in the summary…"
+          onChange={(value) => {
+            setQ(value);
+            setOffset(0);
+          }}
+        />
       </div>
       {notice ? <Notice tone="ok">{notice}</Notice> : null}
       <ErrorBox error={list.error} />

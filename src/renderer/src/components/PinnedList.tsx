@@ -8,7 +8,16 @@ import type { PinnedSort, PinnedStatusFilter } from '../api/client.ts';
 import { qk } from '../api/keys.ts';
 import { formatDate, formatRelative } from '../format.ts';
 import { FactEditor } from './FactEditor.tsx';
-import { Badge, ConfirmDialog, EmptyState, ErrorBox, Loading, Notice, Pager } from './ui.tsx';
+import {
+  Badge,
+  ConfirmDialog,
+  EmptyState,
+  ErrorBox,
+  FilterField,
+  Loading,
+  Notice,
+  Pager,
+} from './ui.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -69,19 +78,15 @@ export function PinnedList({
   return (
     <div className="stack">
       <div className="toolbar" role="search">
-        <div className="field field-inline grow">
-          <label htmlFor={`${id}-q`}>Filter</label>
-          <input
-            id={`${id}-q`}
-            type="search"
-            value={q}
-            placeholder="Words in the fact…"
-            onChange={(e) => {
-              setQ(e.target.value);
-              setOffset(0);
-            }}
-          />
-        </div>
+        <FilterField
+          id={`${id}-q`}
+          value={q}
+          placeholder="Words in the fact…"
+          onChange={(value) => {
+            setQ(value);
+            setOffset(0);
+          }}
+        />
         <div className="field field-inline">
           <label htmlFor={`${id}-status`}>Status</label>
           <select

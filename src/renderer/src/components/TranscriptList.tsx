@@ -5,7 +5,7 @@ import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { formatDate } from '../format.ts';
 import { truncate } from './PinnedList.tsx';
-import { Badge, ConfirmDialog, EmptyState, ErrorBox, Loading, Pager } from './ui.tsx';
+import { Badge, ConfirmDialog, EmptyState, ErrorBox, FilterField, Loading, Pager } from './ui.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -46,19 +46,15 @@ export function TranscriptList({ agentId }: { agentId: string }) {
   return (
     <div className="stack">
       <div className="toolbar" role="search">
-        <div className="field field-inline grow">
-          <label htmlFor={`${id}-q`}>Filter</label>
-          <input
-            id={`${id}-q`}
-            type="search"
-            value={q}
-            placeholder="Words in the message…"
-            onChange={(e) => {
-              setQ(e.target.value);
-              setOffset(0);
-            }}
-          />
-        </div>
+        <FilterField
+          id={`${id}-q`}
+          value={q}
+          placeholder="Words in the message…"
+          onChange={(value) => {
+            setQ(value);
+            setOffset(0);
+          }}
+        />
         {conversation ? (
           <p>
             Conversation <code>{truncate(conversation, 40)}</code>{' '}

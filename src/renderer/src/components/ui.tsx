@@ -235,3 +235,29 @@ export function FieldError({ id, message }: { id: string; message: string | unde
 export function EmptyState({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
+
+/** The word filter at the head of a memory list; any change goes back to the first page. */
+export function FilterField({
+  id,
+  value,
+  placeholder,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  placeholder: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field field-inline grow">
+      <label htmlFor={id}>Filter</label>
+      <input
+        id={id}
+        type="search"
+        value={value}
+        placeholder={placeholder}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  );
+}
