@@ -8,6 +8,7 @@ import type { Settings } from '../../shared/settings.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import { getRecoveryKey, resolveDatabaseKey } from './secrets.ts';
+import { createActivity } from './activity.ts';
 import { type AppOptions, buildApp, listen } from './server/app.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './server/background.ts';
 import type { EngineServices, SettingsService } from './services.ts';
@@ -155,6 +156,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     throw err;
   }
   const db = opened.db;
+  // Requests in flight: recording a turn waits until there are none (BackgroundTasks).
+  const activity = createActivity();
   let writer: TranscriptWriter;
   try {
     // The key is needed once more, for the writer thread's own connection; then it is wiped.
@@ -251,11 +254,12 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
         }),
     };
 
-    const background = createBackgroundTasks(logger.child('jobs'));
+    const background = createBackgroundTasks(logger.child('jobs'), { activity });
     const staticUiDir = config.staticUiDir ?? defaultStaticUiDir();
     const appOptions: AppOptions = {
       background,
       transcriptWriter: writer,
+      activity,
       allowedOrigins: config.allowedOrigins,
       chatBodyLimit: config.chatBodyLimit,
       ingestBodyLimit: config.ingestBodyLimit,

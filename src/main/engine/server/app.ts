@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../../shared/errors.ts';
+import type { Activity } from '../activity.ts';
 import { CairnError } from '../errors.ts';
 import type { EngineServices } from '../services.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './background.ts';
@@ -44,6 +45,11 @@ export interface AppOptions {
   background?: BackgroundTasks;
   /** Where turns are written (the engine's worker thread); inline on services.db if absent. */
   transcriptWriter?: TranscriptWriter;
+  /**
+   * Counts the requests in flight on the socket; work deferred with `runWhenQuiet` waits
+   * until there are none (default: not counted).
+   */
+  activity?: Activity;
 }
 
 /**
@@ -52,7 +58,9 @@ export interface AppOptions {
  * another).
  */
 export function buildApp(services: EngineServices, options: AppOptions = {}): FastifyInstance {
-  const background = options.background ?? createBackgroundTasks(services.logger.child('jobs'));
+  const background =
+    options.background ??
+    createBackgroundTasks(services.logger.child('jobs'), { activity: options.activity });
   const writer = options.transcriptWriter ?? createInlineTranscriptWriter(services.db);
   const app = Fastify({
     logger: false,
@@ -86,6 +94,15 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
       );
     }
   });
+
+  const activity = options.activity;
+  if (activity) {
+    const end = () => activity.end();
+    app.server.on('request', (_req, res) => {
+      activity.begin();
+      res.once('close', end);
+    });
+  }
 
   const httpLog = services.logger.child('http');
   registerErrorHandler(app, httpLog);

@@ -1,3 +1,4 @@
+import { type Activity, createIdleQueue, noActivity } from '../activity.ts';
 import type { Logger } from '../logger.ts';
 
 /**
@@ -7,20 +8,47 @@ import type { Logger } from '../logger.ts';
  */
 export interface BackgroundTasks {
   run(name: string, task: () => unknown): void;
-  /** Resolves when every task started so far has settled, or after `timeoutMs`. */
+  /**
+   * Like `run`, once the server is quiet (see IdleQueue): for work after a response that
+   * would otherwise compete with the requests being answered.
+   */
+  runWhenQuiet(name: string, task: () => unknown): void;
+  /**
+   * Starts what waits for a quiet moment, then resolves when every task started so far has
+   * settled, or after `timeoutMs`.
+   */
   drain(timeoutMs: number): Promise<void>;
   readonly size: number;
 }
 
-export function createBackgroundTasks(logger: Logger): BackgroundTasks {
+export interface BackgroundOptions {
+  /** Requests in flight (default: none, so deferred work starts after `quietMs`). */
+  activity?: Activity;
+  quietMs?: number;
+  maxDelayMs?: number;
+}
+
+export function createBackgroundTasks(
+  logger: Logger,
+  options: BackgroundOptions = {},
+): BackgroundTasks {
   const pending = new Set<Promise<unknown>>();
+  const run = (name: string, task: () => unknown) => {
+    const p: Promise<unknown> = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(task)
+      .catch((err: unknown) => logger.error('background task failed', { task: name, err }))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  };
+  const idle = createIdleQueue({
+    activity: options.activity ?? noActivity,
+    ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
+    ...(options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
+  });
   return {
-    run(name, task) {
-      const p: Promise<unknown> = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(task)
-        .catch((err: unknown) => logger.error('background task failed', { task: name, err }))
-        .finally(() => pending.delete(p));
-      pending.add(p);
+    run,
+    runWhenQuiet(name, task) {
+      idle.defer(() => run(name, task));
     },
     async drain(timeoutMs) {
       let timer: NodeJS.Timeout | undefined;
@@ -32,13 +60,15 @@ export function createBackgroundTasks(logger: Logger): BackgroundTasks {
         }, timeoutMs);
       });
       // A task may start another (record → index): wait until none is left.
+      idle.flush();
       while (pending.size > 0 && !timedOut) {
         await Promise.race([Promise.allSettled([...pending]), deadline]);
+        idle.flush();
       }
       clearTimeout(timer);
     },
     get size() {
-      return pending.size;
+      return pending.size + idle.size;
     },
   };
 }

@@ -320,7 +320,8 @@ export function registerProxyRoutes(
       const { sse, ok } = await pipeStream(reply, res, upstream, abort, log);
       if (ok && turn) {
         const t = turn;
-        options.background.run('parse-stream', () => {
+        // Parsing and recording wait for a quiet moment: nobody waits for them.
+        options.background.runWhenQuiet('parse-stream', () => {
           const { text, completed } = readSseTranscript(sse);
           return completed ? recordChatTurn(services, options.writer, t, text) : undefined;
         });
@@ -346,7 +347,7 @@ export function registerProxyRoutes(
       .send(text);
     if (turn) {
       const t = turn;
-      options.background.run('parse-answer', () => {
+      options.background.runWhenQuiet('parse-answer', () => {
         let content: unknown;
         try {
           content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] })
