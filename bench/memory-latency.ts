@@ -17,6 +17,7 @@ import type { Db } from '../src/main/engine/store/migrate.ts';
 import { recordTurn } from '../src/main/engine/store/transcript.ts';
 import { defaultSettings } from '../src/shared/settings.ts';
 import { defaultLocomoPath } from './locomo.ts';
+import { closeClient, timedPost } from './http-client.ts';
 
 type Print = (line: string) => void;
 
@@ -185,18 +186,19 @@ async function proxyLatency(print: Print, corpus: Corpus, queries: string[]): Pr
     if (manual.status !== 200) throw new Error(`settings: ${JSON.stringify(manual.body)}`);
     h.services.db.transaction(() => fill(h.services.db, 'bench', corpus, 100_000, 0))();
     const send = async (url: string, message: string, agent: boolean): Promise<string> => {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: {
+      const res = await timedPost(
+        url,
+        JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: message }] }),
+        {
           authorization: `Bearer ${h.token}`,
           'content-type': 'application/json',
           ...(agent
             ? { 'x-osaurus-agent-id': 'bench', 'x-osaurus-conversation-id': 'latency' }
             : {}),
         },
-        body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: message }] }),
-      });
-      return res.text();
+      );
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.text}`);
+      return res.text;
     };
     // The read cache across requests: buildContext alone, then with a proxied request (whose
     // turn is recorded) before each call. PRAGMA data_version counts commits made by other
@@ -259,6 +261,7 @@ async function proxyLatency(print: Print, corpus: Corpus, queries: string[]): Pr
         ' (target added p99 <= 10 ms)',
     );
   } finally {
+    closeClient();
     await h.stop();
   }
 }

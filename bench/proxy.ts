@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
+import { closeClient, timedPost } from './http-client.ts';
 
 /** A running `cairn serve` child: its own process and event loop, as in production. */
 interface Served {
@@ -65,6 +66,8 @@ async function startServe(upstreamUrl: string): Promise<Served> {
     process.execPath,
     [
       '--disable-warning=ExperimentalWarning',
+      // e.g. BENCH_CAIRN_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server
+      ...(process.env.BENCH_CAIRN_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       join(root, 'src/main/cli.ts'),
       'serve',
       '--port',
@@ -137,22 +140,10 @@ async function timeRequest(
   body: string,
   headers: Record<string, string>,
   stream: boolean,
-) {
-  const started = performance.now();
-  const res = await fetch(url, { method: 'POST', headers, body });
-  if (!res.ok) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-  if (!stream) {
-    await res.arrayBuffer();
-    return performance.now() - started;
-  }
-  const reader = res.body!.getReader();
-  let first = -1;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (first < 0 && value.byteLength > 0) first = performance.now() - started;
-  }
-  return first;
+): Promise<number> {
+  const r = await timedPost(url, body, headers, { firstChunk: stream });
+  if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${r.text}`);
+  return r.ms;
 }
 
 async function measure(
@@ -351,6 +342,7 @@ export async function runProxyBench(
     );
     return { nonStream0, stream0, nonStream100k, stream100k, ingestTurnsPerSecond };
   } finally {
+    closeClient();
     await h.stop();
     await upstream.stop();
   }
