@@ -123,6 +123,8 @@ export function inspectDatabaseFile(path: string): DatabaseFileKind {
 function applyKey(db: Db, key: Buffer): void {
   db.pragma(`cipher = 'sqlcipher'`);
   db.pragma(`key = "x'${key.toString('hex')}'"`);
+  // Temporary files are not encrypted (see open.ts): keep them in memory.
+  db.pragma('temp_store = MEMORY');
 }
 
 /**
@@ -319,6 +321,7 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
     try {
       const src = new Database(copy, { fileMustExist: true });
       try {
+        src.pragma('temp_store = MEMORY');
         src.pragma('wal_checkpoint(TRUNCATE)');
         src.pragma('journal_mode = DELETE');
         const check = src.pragma('quick_check', { simple: true });
@@ -337,6 +340,7 @@ export function migratePlaintextDatabase(path: string, key: Buffer, logger: Logg
     // 2. Encrypt the copy, then verify it as openDatabase will read it.
     const enc = new Database(copy, { fileMustExist: true });
     try {
+      enc.pragma('temp_store = MEMORY');
       enc.pragma(`cipher = 'sqlcipher'`);
       enc.pragma(`rekey = "x'${key.toString('hex')}'"`);
     } finally {

@@ -32,6 +32,12 @@ export function openDatabase(options: OpenOptions): Db {
   try {
     db.pragma(`cipher = 'sqlcipher'`);
     db.pragma(`key = "x'${options.key.toString('hex')}'"`);
+    // Temporary files (statement journals of savepoints, sorts, temp tables) are not
+    // encrypted by SQLite3 Multiple Ciphers: on disk (this build's default, TEMP_STORE=1) they
+    // held plaintext page copies, in an unlinked file under /var/tmp, whenever a transaction's
+    // savepoints outgrew 64 KiB (a batch of chat turns, an ingest). In memory they never
+    // reach the disk.
+    db.pragma('temp_store = MEMORY');
     try {
       db.prepare('SELECT count(*) FROM sqlite_master').get();
     } catch (err) {
