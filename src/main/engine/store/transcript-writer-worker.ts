@@ -5,7 +5,12 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from './open.ts';
-import { recordTurn, type RecordTurnInput, type RecordTurnResult } from './transcript.ts';
+import {
+  recordTurn,
+  recordTurns,
+  type RecordTurnInput,
+  type RecordTurnResult,
+} from './transcript.ts';
 
 export interface WriterRequest {
   id: number;
@@ -83,7 +88,10 @@ function flush(): void {
   const replies: WriterResponse[] = [];
   if (normal.length > 0) {
     try {
-      const results = db.transaction(() => normal.map((r) => recordTurn(db, r.input)))();
+      const results = recordTurns(
+        db,
+        normal.map((r) => r.input),
+      );
       normal.forEach((r, i) => replies.push({ id: r.id, ok: true, result: results[i]! }));
     } catch {
       // One bad request must not fail the others: retry them one by one.

@@ -6,6 +6,7 @@ import {
   getTranscriptRows,
   listTranscript,
   recordTurn,
+  recordTurns,
 } from './transcript.ts';
 
 const cleanups: (() => void)[] = [];
@@ -61,6 +62,23 @@ describe('transcript repository', () => {
     ).toThrow();
     expect(d.prepare('SELECT count(*) AS n FROM transcript').get()).toEqual({ n: 0 });
     expect(d.prepare('SELECT count(*) AS n FROM pending_signals').get()).toEqual({ n: 0 });
+  });
+
+  it('records several turns in one transaction, all or none', () => {
+    const d = db();
+    const turn = (i: number, role = 'user') => ({
+      agentId: 'a',
+      conversationId: 'c',
+      messages: [{ role: role as 'user', content: `message ${i}`, createdAt: i }],
+    });
+    const results = recordTurns(d, [turn(1), turn(2), turn(3)]);
+    expect(results.map((r) => r.transcriptIds.length)).toEqual([1, 1, 1]);
+    const ids = results.map((r) => r.transcriptIds[0]!);
+    expect([...ids].sort((x, y) => x - y)).toEqual(ids);
+    expect(d.prepare('SELECT count(*) AS n FROM pending_signals').get()).toEqual({ n: 3 });
+    expect(() => recordTurns(d, [turn(4), turn(5, 'bogus'), turn(6)])).toThrow();
+    expect(d.prepare('SELECT count(*) AS n FROM transcript').get()).toEqual({ n: 3 });
+    expect(d.prepare('SELECT count(*) AS n FROM pending_signals').get()).toEqual({ n: 3 });
   });
 
   it('lists, filters and deletes per agent only', () => {

