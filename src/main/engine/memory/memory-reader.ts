@@ -100,6 +100,10 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     return ctx;
   }
 
+  const usesHeuristicGate = (settings: Settings) =>
+    settings.relevanceGateMode === 'heuristic' ||
+    (settings.relevanceGateMode === 'llm' && settings.coreModel === null);
+
   async function chooseSection(
     settings: Settings,
     agentId: string,
@@ -123,6 +127,14 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     async buildContext(agentId, message, options = {}) {
       const settings = deps.settings.get();
       if (!settings.enabled) return NONE;
+      // The heuristic gate is CPU only (the names it knows are cached): a message that needs
+      // no memory, most of them, is answered without a database read. The LLM gate costs a
+      // model call, so it runs only once the agent is known to remember something.
+      let section: MemorySection | null = null;
+      if (usesHeuristicGate(settings)) {
+        section = classifyHeuristic(message, gateContext(agentId));
+        if (section === 'none') return NONE;
+      }
       const presence = memoryPresence(deps.db, agentId);
       if (
         !presence.transcript &&
@@ -132,7 +144,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       ) {
         return NONE; // nothing remembered for this agent: no gate, no search
       }
-      const section = await chooseSection(settings, agentId, message, options.signal);
+      section ??= await chooseSection(settings, agentId, message, options.signal);
       if (section === 'none') return NONE;
       const started = performance.now();
       const gateCtx = gateContext(agentId);
