@@ -118,11 +118,12 @@ export function createIdleQueue(options: IdleQueueOptions): IdleQueue {
   return {
     defer(task) {
       tasks.push(task);
-      if (tasks.length >= maxTasks) {
+      if (tasks.length === maxTasks) {
         // After the current callback: the response being written goes out first.
         setImmediate(runAll);
         return;
       }
+      if (tasks.length > maxTasks) return; // runAll is already scheduled
       deadline ??= setTimeout(runAll, maxDelayMs);
       if (quietTimer === undefined) armQuietTimer(quietMs);
     },

@@ -25,7 +25,6 @@ export interface BackgroundOptions {
   /** Requests in flight (default: none, so deferred work starts after `quietMs`). */
   activity?: Activity;
   quietMs?: number;
-  maxDelayMs?: number;
 }
 
 export function createBackgroundTasks(
@@ -43,7 +42,6 @@ export function createBackgroundTasks(
   const idle = createIdleQueue({
     activity: options.activity ?? noActivity,
     ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
-    ...(options.maxDelayMs !== undefined ? { maxDelayMs: options.maxDelayMs } : {}),
   });
   return {
     run,

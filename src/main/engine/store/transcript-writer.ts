@@ -18,8 +18,7 @@ import type { WriterInit, WriterRequest, WriterResponse } from './transcript-wri
  * Chat turns (non-durable) are written on the HTTP thread's own connection, those recorded
  * in the same turn of the event loop in one transaction (the server records them when it is
  * quiet, see IdleQueue): a turn is a sub-millisecond insert, and a commit by *another*
- * connection would reset this connection's whole page
- * cache (in WAL mode a reader drops its cache whenever the WAL header changed since its last
+ * connection would reset this connection's whole page cache (in WAL mode a reader drops its cache whenever the WAL header changed since its last
  * transaction, https://www.sqlite.org/fileformat2.html#walindexformat), so every following
  * request would re-read and re-decrypt the pages it needs (measured: buildContext at 100k
  * rows p50 5 → 12 ms with a turn committed by a second connection between two requests).
@@ -220,7 +219,6 @@ export async function createTranscriptWriter(
     const p = pending.get(msg.id);
     if (!p) return;
     pending.delete(msg.id);
-    if (pending.size === 0) worker.unref();
     if (msg.ok) p.resolve(msg.result);
     else p.reject(Object.assign(new Error(msg.message), { code: msg.code }));
   });
@@ -260,26 +258,6 @@ export async function createTranscriptWriter(
   // The worker checkpoints; the HTTP thread's connection must not stall on it.
   options.db.pragma('wal_autocheckpoint = 0');
   const inline = createInlineTranscriptWriter(options.db);
-  /** Hands a request to the worker; `resolve`/`reject` settle when it answered. */
-  const send = (
-    input: RecordTurnInput,
-    durable: boolean,
-    settle: { resolve: (r: RecordTurnResult) => void; reject: (e: Error) => void },
-  ) => {
-    const id = nextId++;
-    pending.set(id, settle);
-    worker.ref();
-    const request: WriterRequest = { id, input, durable };
-    if (durable) {
-      // Keep the order: what waited in the outbox goes first.
-      flushOutbox();
-      worker.postMessage([request]);
-    } else {
-      outbox.push(request);
-      if (outbox.length >= 64) flushOutbox();
-      else outboxTimer ??= setTimeout(flushOutbox, batchDelayMs);
-    }
-  };
   const local = createLocalBatcher(options.db);
 
   return {
@@ -298,9 +276,23 @@ export async function createTranscriptWriter(
       // unless the worker still holds requests: then it waits behind them, in order.
       if (opts?.durable !== true && pending.size === 0) return local.record(input);
       local.flush();
-      return new Promise<RecordTurnResult>((resolve, reject) =>
-        send(input, opts?.durable === true, { resolve, reject }),
-      );
+      const id = nextId++;
+      const request: WriterRequest = { id, input, durable: opts?.durable === true };
+      return new Promise<RecordTurnResult>((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.ref();
+        if (request.durable) {
+          // Keep the order: what waited in the outbox goes first.
+          flushOutbox();
+          worker.postMessage([request]);
+        } else {
+          outbox.push(request);
+          if (outbox.length >= 64) flushOutbox();
+          else outboxTimer ??= setTimeout(flushOutbox, batchDelayMs);
+        }
+      }).finally(() => {
+        if (pending.size === 0) worker.unref();
+      });
     },
     close() {
       local.flush();
