@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '../src/shared/errors.ts';
 import { silentLogger } from '../src/main/engine/logger.ts';
 import { latestVersion, migrate, schemaVersion } from '../src/main/engine/store/migrate.ts';
+import { recordTurn } from '../src/main/engine/store/transcript.ts';
 import {
   inspectDatabaseFile,
   keyOpensDatabase,
@@ -51,9 +52,11 @@ function open(dir: string, key: Buffer) {
 }
 
 function insertTurn(db: Database.Database, content: string): void {
-  db.prepare(
-    `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a1', 'c1', 'user', ?, 1)`,
-  ).run(content);
+  recordTurn(db, {
+    agentId: 'a1',
+    conversationId: 'c1',
+    messages: [{ role: 'user', content, createdAt: 1 }],
+  });
 }
 
 function transcriptContents(db: Database.Database): string[] {

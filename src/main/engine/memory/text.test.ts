@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { recordTurn } from '../store/transcript.ts';
 import {
   buildMatchExpression,
   buildPairedMatchExpression,
@@ -74,11 +75,11 @@ describe('buildMatchExpression', () => {
   it('never produces an expression FTS5 rejects, whatever the input', () => {
     const t = tempDatabase();
     cleanups.push(t.cleanup);
-    t.db
-      .prepare(
-        `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a', 'c', 'user', 'near and not or drop table', 1)`,
-      )
-      .run();
+    recordTurn(t.db, {
+      agentId: 'a',
+      conversationId: 'c',
+      messages: [{ role: 'user', content: 'near and not or drop table', createdAt: 1 }],
+    });
     const stmt = t.db.prepare(
       `SELECT rowid FROM transcript_stem_fts WHERE transcript_stem_fts MATCH ?`,
     );
@@ -109,12 +110,13 @@ describe('buildPairedMatchExpression', () => {
   it('is accepted by FTS5 and matches co-occurring common words only', () => {
     const t = tempDatabase();
     cleanups.push(t.cleanup);
-    const ins = t.db.prepare(
-      `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a', 'c', 'user', ?, 1)`,
-    );
-    ins.run('sunny weather today');
-    ins.run('sunny but cold');
-    ins.run('an axolotl');
+    for (const content of ['sunny weather today', 'sunny but cold', 'an axolotl']) {
+      recordTurn(t.db, {
+        agentId: 'a',
+        conversationId: 'c',
+        messages: [{ role: 'user', content, createdAt: 1 }],
+      });
+    }
     const stmt = t.db.prepare(
       `SELECT rowid FROM transcript_stem_fts WHERE transcript_stem_fts MATCH ? ORDER BY rowid`,
     );

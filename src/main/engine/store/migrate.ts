@@ -4,6 +4,7 @@ import { CairnError } from '../errors.ts';
 import { migration001 } from './migrations/001_initial.ts';
 import { migration002 } from './migrations/002_stemmed_fts.ts';
 import { migration003 } from './migrations/003_drop_unstemmed_transcript_fts.ts';
+import { migration004 } from './migrations/004_explicit_transcript_fts_insert.ts';
 
 export type Db = Database.Database;
 
@@ -14,7 +15,12 @@ export interface Migration {
 }
 
 /** Every migration, in order. A shipped migration is never edited; add a new file instead. */
-export const migrations: readonly Migration[] = [migration001, migration002, migration003];
+export const migrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+];
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;
 

@@ -35,6 +35,7 @@ export interface RecordTurnResult {
 
 interface TranscriptStatements {
   insertRow: Statement<[string, string, string, string, number]>;
+  indexRow: Statement<[number, string]>;
   insertSignal: Statement<[string, string, string, number, number, number, number]>;
 }
 
@@ -49,6 +50,9 @@ function statements(db: Db): TranscriptStatements {
       insertRow: db.prepare(
         'INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)',
       ),
+      // The FTS5 mirror is written here, not by a trigger (migration 004 says why): every
+      // INSERT into transcript goes through writeTurn.
+      indexRow: db.prepare('INSERT INTO transcript_stem_fts (rowid, content) VALUES (?, ?)'),
       insertSignal: db.prepare(
         `INSERT INTO pending_signals
            (agent_id, conversation_id, status, attempts, first_transcript_id, last_transcript_id, created_at, updated_at)
@@ -74,7 +78,9 @@ function writeTurn(s: TranscriptStatements, input: RecordTurnInput): RecordTurnR
       m.content,
       m.createdAt,
     );
-    transcriptIds[i] = Number(info.lastInsertRowid);
+    const id = Number(info.lastInsertRowid);
+    s.indexRow.run(id, m.content);
+    transcriptIds[i] = id;
   }
   const signal = s.insertSignal.run(
     input.agentId,
