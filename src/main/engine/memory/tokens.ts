@@ -1,31 +1,31 @@
 // Token counting for the memory budget (DESIGN §7: "a real tokenizer estimate"). cl100k_base
 // is the BPE of the GPT-3.5/4 family; other providers' tokenizers differ by a few percent,
-// which the budget absorbs. The ranks ship inside js-tiktoken (no download, works offline).
+// which the budget absorbs. The ranks ship inside js-tiktoken (no download, works offline);
+// they are encoded by our own BpeTokenizer, which gives the same tokens from compact tables
+// (bpe-tokenizer.ts says why).
 import { createRequire } from 'node:module';
-import type { Tiktoken } from 'js-tiktoken/lite';
-import type * as TiktokenLite from 'js-tiktoken/lite';
+import { type BpeRanks, BpeTokenizer } from './bpe-tokenizer.ts';
 
 /** Above this many characters the count is extrapolated from a sample (BPE is O(n log n)+). */
 export const EXACT_LIMIT_CHARS = 16_000;
 const SAMPLE_CHARS = 4_000;
 
-// The encoder is a pure, read-only table (~1.7 MB of ranks): loading it once per process and
-// only on first use keeps start-up fast. It holds no state, so sharing it is safe.
-let encoder: Tiktoken | null = null;
+// The encoder is a pure, read-only table: loading it once per process and only on first use
+// keeps start-up fast. Encoding keeps scratch buffers on the instance, and JavaScript runs
+// one call at a time on a thread, so sharing it is safe.
+let encoder: BpeTokenizer | null = null;
 
-function getEncoder(): Tiktoken {
+function getEncoder(): BpeTokenizer {
   if (encoder) return encoder;
   // createRequire keeps the load synchronous and lazy (an `import` would load it at start-up).
   const require = createRequire(import.meta.url);
-  const { Tiktoken: TiktokenCtor } = require('js-tiktoken/lite') as typeof TiktokenLite;
-  type Ranks = ConstructorParameters<typeof TiktokenCtor>[0];
   // The CJS build exports the ranks object itself; an ESM interop wrapper has it as default.
-  const mod = require('js-tiktoken/ranks/cl100k_base') as Ranks | { default: Ranks };
-  encoder = new TiktokenCtor('default' in mod ? mod.default : mod);
+  const mod = require('js-tiktoken/ranks/cl100k_base') as BpeRanks | { default: BpeRanks };
+  encoder = new BpeTokenizer('default' in mod ? mod.default : mod);
   return encoder;
 }
 
-/** Loads the tokenizer now (≈250 ms of CPU) so that the first memory request does not pay it. */
+/** Loads the tokenizer now (≈150 ms of CPU) so that the first memory request does not pay it. */
 export function preloadTokenizer(): void {
   getEncoder();
 }
@@ -34,7 +34,7 @@ export function preloadTokenizer(): void {
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
   const enc = getEncoder();
-  if (text.length <= EXACT_LIMIT_CHARS) return enc.encode(text, [], []).length;
+  if (text.length <= EXACT_LIMIT_CHARS) return enc.count(text);
   // Fast path: measure the density on samples from the start, middle and end, and
   // extrapolate; rounded up with a small margin so a budget check stays on the safe side.
   const mid = Math.floor(text.length / 2);
@@ -46,7 +46,7 @@ export function countTokens(text: string): number {
   let tokens = 0;
   let chars = 0;
   for (const s of samples) {
-    tokens += enc.encode(s, [], []).length;
+    tokens += enc.count(s);
     chars += s.length;
   }
   return Math.ceil((tokens / chars) * text.length * 1.05);
@@ -61,7 +61,7 @@ export function truncateToTokens(text: string, maxTokens: number): string {
   if (countTokens(text) <= maxTokens) return text;
   const enc = getEncoder();
   const head = text.length > EXACT_LIMIT_CHARS ? text.slice(0, maxTokens * 8) : text;
-  const ids = enc.encode(head, [], []);
+  const ids = enc.encode(head);
   // One token is kept free for the ellipsis.
   let cut = enc.decode(ids.slice(0, Math.max(0, maxTokens - 1)));
   // A cut inside a multi-byte character decodes to U+FFFD: drop it.
