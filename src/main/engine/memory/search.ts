@@ -434,15 +434,22 @@ export function mmr<T extends { hit: { content: string }; score: number }>(
   const sets = items.map((i) => wordSet(i.hit.content.replace(SPEAKER_LABEL, '')));
   const chosen: number[] = [];
   const left = new Set(items.map((_, i) => i));
+  // Each item's highest similarity to anything chosen so far, updated with the newest pick
+  // only (the max over the chosen set grows one item at a time).
+  const maxSim = new Float64Array(items.length);
   while (chosen.length < k && left.size > 0) {
+    const newest = chosen.at(-1);
     let bestIdx = -1;
     let bestVal = -Infinity;
     for (const i of left) {
+      if (newest !== undefined) {
+        maxSim[i] = Math.max(
+          maxSim[i] as number,
+          jaccard(sets[i] as Set<string>, sets[newest] as Set<string>),
+        );
+      }
       const rel = (items[i] as T).score / max;
-      let sim = 0;
-      for (const j of chosen)
-        sim = Math.max(sim, jaccard(sets[i] as Set<string>, sets[j] as Set<string>));
-      const val = lambda * rel - (1 - lambda) * sim;
+      const val = lambda * rel - (1 - lambda) * (maxSim[i] as number);
       if (val > bestVal) {
         bestVal = val;
         bestIdx = i;
