@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
+import { processCpuMs } from './process-cpu.ts';
 import { closeClient, timedPost } from './http-client.ts';
 
 /** A running `cairn serve` child: its own process and event loop, as in production. */
@@ -197,8 +198,12 @@ async function measure(
   };
   const directHeaders = { 'content-type': 'application/json' };
   let steal: (() => number | null) | null = warmup === 0 ? stealMeter() : null;
+  let cpuStart = warmup === 0 ? processCpuMs(h.child.pid) : null;
   for (let i = 0; i < iterations + warmup; i++) {
-    if (i === warmup && warmup > 0) steal = stealMeter();
+    if (i === warmup && warmup > 0) {
+      steal = stealMeter();
+      cpuStart = processCpuMs(h.child.pid);
+    }
     // Interleaved, alternating order: both paths see the same machine state.
     // One ongoing conversation, as a chatting agent has (a new conversation id per request
     // would flush a distillation each time, which is not the hot path being measured).
@@ -217,7 +222,12 @@ async function measure(
       proxied.push(p);
     }
   }
-  return { direct, proxied, steal: steal?.() ?? null };
+  const cpuEnd = processCpuMs(h.child.pid);
+  const cpuPerRequestUs =
+    cpuStart !== null && cpuEnd !== null && iterations > 0
+      ? ((cpuEnd - cpuStart) * 1000) / iterations
+      : null;
+  return { direct, proxied, steal: steal?.() ?? null, cpuPerRequestUs };
 }
 
 interface Measured {
@@ -225,13 +235,17 @@ interface Measured {
   proxied: number[];
   /** Share of CPU time the hypervisor gave to other guests while measuring (cpu-steal.ts). */
   steal: number | null;
+  /** Cairn's CPU time (all threads) per proxied request, in µs; null without /proc. */
+  cpuPerRequestUs: number | null;
 }
 
 function report(print: Print, label: string, r: Measured) {
   const d = stats(r.direct);
   const p = stats(r.proxied);
+  const cpu =
+    r.cpuPerRequestUs === null ? '' : `, Cairn CPU ${Math.round(r.cpuPerRequestUs)} µs/request`;
   print(
-    `  ${label.padEnd(34)} direct p50 ${fmt(d.p50)} p99 ${fmt(d.p99)} | via Cairn p50 ${fmt(p.p50)} p99 ${fmt(p.p99)} | added p50 ${fmt(p.p50 - d.p50)} p99 ${fmt(p.p99 - d.p99)}${formatSteal(r.steal)}`,
+    `  ${label.padEnd(34)} direct p50 ${fmt(d.p50)} p99 ${fmt(d.p99)} | via Cairn p50 ${fmt(p.p50)} p99 ${fmt(p.p99)} | added p50 ${fmt(p.p50 - d.p50)} p99 ${fmt(p.p99 - d.p99)}${formatSteal(r.steal)}${cpu}`,
   );
   return { addedP50: p.p50 - d.p50, addedP99: p.p99 - d.p99, steal: r.steal };
 }
