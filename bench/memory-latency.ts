@@ -19,6 +19,7 @@ import { defaultSettings } from '../src/shared/settings.ts';
 import { defaultLocomoPath } from './locomo.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
 import { closeClient, timedPost } from './http-client.ts';
+import { seededRandom } from '../test/helpers/seeded-random.ts';
 
 type Print = (line: string) => void;
 
@@ -31,18 +32,6 @@ function percentile(sorted: number[], p: number): number {
 }
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
-/** A seeded PRNG (mulberry32) so every run measures the same data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface Corpus {
   turns: string[];
   vocabulary: string[];
@@ -54,7 +43,7 @@ interface Corpus {
  * word distribution (frequent function words, a long tail of topic words).
  */
 function syntheticCorpus(): Corpus {
-  const rand = rng(42);
+  const rand = seededRandom(42);
   const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'do', 'gu'];
   const vocabulary = Array.from({ length: 5_000 }, () => {
     let w = '';
@@ -98,7 +87,7 @@ function loadCorpus(path: string): Corpus {
 
 /** Fills `count` rows for the agent: conversations of 20 turns, a day apart. */
 function fill(db: Db, agentId: string, corpus: Corpus, count: number, from: number): void {
-  const rand = rng(count);
+  const rand = seededRandom(count);
   const start = Date.now() - 3 * 365 * 86_400_000;
   const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)] as T;
   for (let done = from; done < count;) {

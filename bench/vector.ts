@@ -22,19 +22,9 @@ import {
 } from '../src/main/engine/vector/vector-index.ts';
 import { createVectorService } from '../src/main/engine/vector/vector-service.ts';
 import { ensureTinyModel, TINY_MODEL_ID } from '../test/fixtures/tiny-model.ts';
+import { seededRandom } from '../test/helpers/seeded-random.ts';
 
 const DIMS = 384;
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomUnit(rand: () => number, dims: number): Float32Array {
   const v = new Float32Array(dims);
@@ -80,7 +70,7 @@ function searchBench(
   name: string,
   runs: number,
 ): { p50: number; p95: number } {
-  const rand = rng(n);
+  const rand = seededRandom(n);
   const index = createVectorIndex(options);
   const built = performance.now();
   for (let id = 1; id <= n; id++) index.upsert('agent', 'transcript', id, randomUnit(rand, DIMS));
@@ -99,7 +89,7 @@ async function rebuildBench(print: (line: string) => void, n: number): Promise<v
   const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-vectors-'));
   const db = openDatabase({ path: join(dir, 'memory.sqlite'), key: randomBytes(32) });
   try {
-    const rand = rng(7);
+    const rand = seededRandom(7);
     const model = 'bench/model';
     const writeStart = performance.now();
     const batch: VectorRecord[] = [];

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type * as TiktokenLite from 'js-tiktoken/lite';
 import { describe, expect, it } from 'vitest';
 import { type BpeRanks, BpeTokenizer } from './bpe-tokenizer.ts';
+import { seededRandom } from '../../../../test/helpers/seeded-random.ts';
 
 // js-tiktoken is the reference: BpeTokenizer must give exactly its tokens.
 const require = createRequire(import.meta.url);
@@ -12,18 +13,6 @@ const ranks = 'default' in mod ? mod.default : mod;
 const { Tiktoken } = require('js-tiktoken/lite') as typeof TiktokenLite;
 const reference = new Tiktoken(ranks as ConstructorParameters<typeof Tiktoken>[0]);
 const tokenizer = new BpeTokenizer(ranks);
-
-/** A seeded PRNG (mulberry32): the same strings on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function expectSameAsReference(text: string): void {
   const expected = reference.encode(text, [], []);
@@ -65,7 +54,7 @@ describe('BpeTokenizer (cl100k_base)', () => {
   });
 
   it('encodes like js-tiktoken on random strings from a mixed alphabet', () => {
-    const rand = rng(7);
+    const rand = seededRandom(7);
     const alphabet = [
       ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
       ...' \n\t\r.,;:!?\'"()[]{}<>-_=+*/\\|@#$%^&~`',

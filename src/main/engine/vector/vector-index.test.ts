@@ -6,18 +6,7 @@ import {
   type VectorKind,
 } from './vector-index.ts';
 import { decodeVector, encodeVector } from './vector-codec.ts';
-
-/** Seeded PRNG (mulberry32) so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../../test/helpers/seeded-random.ts';
 
 function randomVec(rand: () => number, dims: number): Float32Array {
   const v = new Float32Array(dims);
@@ -57,7 +46,7 @@ const paths = [
 
 describe.each(paths)('vector index ($name)', ({ options }) => {
   it('returns the same top-k as a brute-force scan', () => {
-    const rand = rng(42);
+    const rand = seededRandom(42);
     const index = createVectorIndex(options);
     const rows = new Map<number, Float32Array>();
     for (let id = 1; id <= 3000; id++) {
@@ -77,7 +66,7 @@ describe.each(paths)('vector index ($name)', ({ options }) => {
   });
 
   it('finds a stored vector as its own nearest neighbour with cosine 1', () => {
-    const rand = rng(7);
+    const rand = seededRandom(7);
     const index = createVectorIndex(options);
     const rows: Float32Array[] = [];
     for (let id = 0; id < 500; id++) {
@@ -112,7 +101,7 @@ describe.each(paths)('vector index ($name)', ({ options }) => {
   });
 
   it('removes and replaces vectors, staying consistent with brute force', () => {
-    const rand = rng(99);
+    const rand = seededRandom(99);
     const index = createVectorIndex(options);
     const rows = new Map<number, Float32Array>();
     for (let id = 1; id <= 1500; id++) {
@@ -142,7 +131,7 @@ describe.each(paths)('vector index ($name)', ({ options }) => {
   });
 
   it('honours accept() and still returns k results when enough rows pass', () => {
-    const rand = rng(5);
+    const rand = seededRandom(5);
     const index = createVectorIndex(options);
     const rows = new Map<number, Float32Array>();
     for (let id = 1; id <= 2000; id++) {
@@ -208,7 +197,7 @@ describe('vector index (contract)', () => {
   });
 
   it.runIf(simdAvailable())('int8 path and exact path agree on a large bucket with growth', () => {
-    const rand = rng(2024);
+    const rand = seededRandom(2024);
     const exact = createVectorIndex({ simd: false });
     const fast = createVectorIndex({ quantizeFrom: 1000 }); // quantises mid-way, then grows
     for (let id = 1; id <= 6000; id++) {
@@ -228,7 +217,7 @@ describe('vector index (contract)', () => {
 
 describe.runIf(simdAvailable())('vector index (shared int8 arena)', () => {
   it('stays exact across many growing buckets, removals, compactions and clear()', () => {
-    const rand = rng(11);
+    const rand = seededRandom(11);
     const index = createVectorIndex({ quantizeFrom: 40 });
     const agents = ['a', 'b', 'c', 'd', 'e', 'f'];
     const kinds: VectorKind[] = ['transcript', 'pinned'];
