@@ -197,10 +197,11 @@ async function measure(
     'x-osaurus-agent-id': AGENT,
   };
   const directHeaders = { 'content-type': 'application/json' };
-  let steal: (() => number | null) | null = warmup === 0 ? stealMeter() : null;
-  let cpuStart = warmup === 0 ? processCpuMs(h.child.pid) : null;
+  // Both meters cover the measured requests only, not the warm-up.
+  let steal: (() => number | null) | null = null;
+  let cpuStart: number | null = null;
   for (let i = 0; i < iterations + warmup; i++) {
-    if (i === warmup && warmup > 0) {
+    if (i === warmup) {
       steal = stealMeter();
       cpuStart = processCpuMs(h.child.pid);
     }
