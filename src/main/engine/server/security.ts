@@ -4,7 +4,23 @@ import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError } from '../errors.ts';
 
 // DESIGN §10: loopback Host only (DNS rebinding), no foreign browser Origin (CSRF), and the
-// access token on every API route.
+// access token on every route that is not explicitly public (DESIGN §9: default-deny).
+//
+// The token check is decided on the route the router matched, never on the raw request
+// target: the router decodes percent-escapes, collapses nothing and accepts absolute-form
+// targets, so any check on `request.url` can be bypassed by spelling the path differently.
+// A route is public only when it says so with `config: { public: true }`; unmatched requests
+// (the 404 handler) are not public either.
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without the access token (only `/health` and the static UI files). */
+    public?: boolean;
+  }
+}
+
+/** Route options that mark a route public (no token). Everything else needs the token. */
+export const PUBLIC_ROUTE = { config: { public: true } } as const;
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -23,20 +39,8 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_NAMES.has(hostName(host));
 }
 
-/** Paths that serve the API (token required). Everything else is /health or the static UI. */
-const API_PREFIXES = ['/v1/', '/v1?', '/memory', '/agents', '/settings', '/mcp'];
-export function isApiPath(url: string): boolean {
-  if (url === '/v1') return true;
-  return API_PREFIXES.some((p) => url.startsWith(p));
-}
-
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
-}
-
-/** Compares without leaking the token's length or its common prefix through timing. */
-export function tokenMatches(given: string, expected: string): boolean {
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 export function bearerToken(request: FastifyRequest): string | null {
@@ -44,6 +48,19 @@ export function bearerToken(request: FastifyRequest): string | null {
   if (typeof header !== 'string') return null;
   const m = /^Bearer\s+(.+)$/i.exec(header.trim());
   return m ? m[1]!.trim() : null;
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered after security (for the default-deny test and diagnostics). */
+    registeredRoutes: readonly RegisteredRoute[];
+  }
 }
 
 export interface SecurityOptions {
@@ -58,6 +75,14 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
   const extraHosts = new Set((options.allowedHosts ?? []).map((h) => hostName(h)));
   const extraOrigins = new Set(options.allowedOrigins ?? []);
   const expectedDigest = digest(options.token);
+
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      routes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     const host = request.headers.host ?? '';
@@ -90,7 +115,7 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
         }
       }
     }
-    if (isApiPath(request.url)) {
+    if (request.routeOptions.config?.public !== true) {
       const given = bearerToken(request);
       if (given === null || !timingSafeEqual(digest(given), expectedDigest)) {
         throw new CairnError(

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UI_CONTENT_SECURITY_POLICY } from '../../../shared/csp.ts';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError } from '../errors.ts';
+import { PUBLIC_ROUTE } from './security.ts';
 
 export interface StaticUiOptions {
   /** Directory of the built renderer (holds index.html and assets/). */
@@ -158,8 +159,10 @@ export function registerStaticUi(app: FastifyInstance, { rootDir }: StaticUiOpti
     return sendFile(request, reply, index);
   };
 
-  app.get('/', handler);
-  app.get('/*', handler);
+  // Public (no token): the files of the build hold no data. An API path that reaches the
+  // wildcard matched no API route, and gets a JSON 404 above.
+  app.get('/', PUBLIC_ROUTE, handler);
+  app.get('/*', PUBLIC_ROUTE, handler);
 }
 
 function decodePath(url: string): string | null {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { HealthResponse } from '../../../../shared/api.ts';
 import type { EngineServices } from '../../services.ts';
+import { PUBLIC_ROUTE } from '../security.ts';
 
 /** The provider URL without credentials or query (GET /health needs no token). */
 function displayUrl(url: string | null): string | null {
@@ -14,7 +15,7 @@ function displayUrl(url: string | null): string | null {
 }
 
 export function registerHealthRoutes(app: FastifyInstance, services: EngineServices): void {
-  app.get('/health', async (): Promise<HealthResponse> => {
+  app.get('/health', PUBLIC_ROUTE, async (): Promise<HealthResponse> => {
     const embedder = services.embedder.state();
     const url = services.upstream.baseUrl();
     return {
