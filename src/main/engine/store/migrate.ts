@@ -5,6 +5,7 @@ import { migration001 } from './migrations/001_initial.ts';
 import { migration002 } from './migrations/002_stemmed_fts.ts';
 import { migration003 } from './migrations/003_drop_unstemmed_transcript_fts.ts';
 import { migration004 } from './migrations/004_explicit_transcript_fts_insert.ts';
+import { migration009 } from './migrations/009_trash.ts';
 
 export type Db = Database.Database;
 
@@ -14,13 +15,17 @@ export interface Migration {
   up(db: Db): void;
 }
 
-/** Every migration, in order. A shipped migration is never edited; add a new file instead. */
+/**
+ * Every migration, applied in version order (the list is sorted, so where a line is added
+ * does not matter). A shipped migration is never edited; add a new file instead.
+ */
 export const migrations: readonly Migration[] = [
   migration001,
   migration002,
   migration003,
   migration004,
-];
+  migration009,
+].sort((a, b) => a.version - b.version);
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;
 
