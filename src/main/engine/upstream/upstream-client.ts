@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ErrorCode } from '../../../shared/errors.ts';
+import { displayUrl } from '../../../shared/urls.ts';
 import { CairnError, isCairnError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type {
@@ -172,7 +173,7 @@ function networkError(err: unknown, url: string): CairnError {
     'network error';
   return new CairnError(
     ErrorCode.UpstreamUnavailable,
-    `Cannot reach the upstream provider at ${url} (${code}). Is it running?`,
+    `Cannot reach the upstream provider at ${displayUrl(url) ?? 'its configured URL'} (${code}). Is it running?`,
     { cause: err },
   );
 }
@@ -230,7 +231,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
     }
     let url: URL;
     try {
-      url = new URL(t.baseUrl + request.path);
+      // The path goes below the base URL's path; a query of the base URL (`?api-version=`,
+      // `?api_key=`) stays the query.
+      url = new URL(t.baseUrl);
+      url.pathname = url.pathname.replace(/\/+$/, '') + request.path;
     } catch (err) {
       return Promise.reject(networkError(err, t.baseUrl));
     }

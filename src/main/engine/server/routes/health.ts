@@ -1,18 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { HealthResponse } from '../../../../shared/api.ts';
+import { displayUrl } from '../../../../shared/urls.ts';
 import type { EngineServices } from '../../services.ts';
 import { PUBLIC_ROUTE } from '../security.ts';
-
-/** The provider URL without credentials or query (GET /health needs no token). */
-function displayUrl(url: string | null): string | null {
-  if (url === null) return null;
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`.replace(/\/$/, '');
-  } catch {
-    return null;
-  }
-}
 
 export function registerHealthRoutes(app: FastifyInstance, services: EngineServices): void {
   app.get('/health', PUBLIC_ROUTE, async (): Promise<HealthResponse> => {
