@@ -5,7 +5,6 @@ import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
 import { injectMemory } from '../../memory/inject.ts';
 import type { ChatMessageLike, EngineServices } from '../../services.ts';
-import type { TranscriptMessage } from '../../store/transcript.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import {
   isProviderClient,
@@ -14,6 +13,12 @@ import {
 } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { errorBody } from '../error-handler.ts';
+import {
+  beginMemoryTurn,
+  MEMORY_HEADER,
+  type MemoryTurn,
+  memoryHeaderValue,
+} from '../memory-turn.ts';
 import { parseWith } from '../validate.ts';
 
 // DESIGN §5: the OpenAI-compatible proxy. Without X-Osaurus-Agent-Id it is a pure
@@ -93,46 +98,6 @@ export function readSseTranscript(sse: string): { text: string; completed: boole
     }
   }
   return { text, completed };
-}
-
-interface TurnToRecord {
-  agentId: string;
-  conversationId: string;
-  userText: string | null;
-  startedAt: number;
-}
-
-/** Runs inside a background task, after the response was sent. */
-async function recordChatTurn(
-  services: EngineServices,
-  writer: TranscriptWriter,
-  turn: TurnToRecord,
-  assistantText: string,
-): Promise<void> {
-  {
-    const messages: TranscriptMessage[] = [];
-    if (turn.userText !== null && turn.userText !== '') {
-      messages.push({ role: 'user', content: turn.userText, createdAt: turn.startedAt });
-    }
-    if (assistantText !== '') {
-      messages.push({ role: 'assistant', content: assistantText, createdAt: services.clock.now() });
-    }
-    if (messages.length === 0) return;
-    const { transcriptIds } = await writer.record({
-      agentId: turn.agentId,
-      conversationId: turn.conversationId,
-      messages,
-      now: services.clock.now(),
-    });
-    services.distiller.notifyTurn(turn.agentId, turn.conversationId);
-    const vectors = services.vectors;
-    if (vectors) {
-      await vectors.indexRows(
-        'transcript',
-        transcriptIds.map((id, i) => ({ id, agentId: turn.agentId, text: messages[i]!.content })),
-      );
-    }
-  }
 }
 
 function upstreamOf(services: EngineServices): ProviderClient {
@@ -257,6 +222,7 @@ export function registerProxyRoutes(
   options: ProxyRouteOptions,
 ): void {
   const log = services.logger.child('proxy');
+  const memoryDeps = { services, background: options.background, writer: options.writer };
 
   app.post('/v1/chat/completions', { bodyLimit: options.chatBodyLimit }, async (request, reply) => {
     const startedAt = services.clock.now();
@@ -268,9 +234,8 @@ export function registerProxyRoutes(
     const abort = clientAbortSignal(reply);
 
     let payload = request.rawBody ?? JSON.stringify(body);
-    let turn: TurnToRecord | null = null;
-    // Memory switched off in the settings: nothing is injected and nothing is recorded.
-    if (agentId !== null && services.settings.get().enabled) {
+    let turn: MemoryTurn | null = null;
+    if (agentId !== null) {
       const conversationId =
         headerValue(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
         deriveConversationId(agentId, messages);
@@ -285,21 +250,26 @@ export function registerProxyRoutes(
       // recorded with the earlier turn, so only the answer is recorded this time.
       const lastIsUser = latestUser === messages.length - 1;
       const userText = latestUser >= 0 ? messageText(messages[latestUser]) : null;
-      turn = { agentId, conversationId, userText: lastIsUser ? userText : null, startedAt };
-      if (userText) {
-        try {
-          const ctx = await services.memory.buildContext(agentId, userText, {
-            signal: abort.signal,
-          });
-          if (ctx.block !== '') {
-            payload = JSON.stringify({ ...body, messages: injectMemory(messages, ctx.block) });
-          }
-        } catch (err) {
-          // Memory is an addition: when it fails the request still gets its answer.
-          if (abort.signal.aborted) return clientGone(reply);
-          log.error('building the memory context failed; forwarding without memory', { err });
-        }
+      try {
+        turn = await beginMemoryTurn(memoryDeps, {
+          protocol: 'chat',
+          agentId,
+          conversationId,
+          userText,
+          skip: null,
+          recordUser: lastIsUser,
+          startedAt,
+          signal: abort.signal,
+        });
+      } catch {
+        return clientGone(reply);
       }
+      reply.header(MEMORY_HEADER, memoryHeaderValue(turn));
+      if (turn.block !== '') {
+        payload = JSON.stringify({ ...body, messages: injectMemory(messages, turn.block) });
+      }
+      // Memory switched off in the settings: nothing is injected and nothing is recorded.
+      if (!turn.active) turn = null;
     }
 
     let res: UpstreamResponse;
@@ -318,12 +288,11 @@ export function registerProxyRoutes(
     const isSse = (res.contentType ?? '').includes('text/event-stream');
     if (isSse) {
       const { sse, ok } = await pipeStream(reply, res, upstream, abort, log);
+      // Parsing and recording wait for a quiet moment: nobody waits for them.
       if (ok && turn) {
-        const t = turn;
-        // Parsing and recording wait for a quiet moment: nobody waits for them.
-        options.background.runWhenQuiet('parse-stream', () => {
+        turn.recordAnswer(() => {
           const { text, completed } = readSseTranscript(sse);
-          return completed ? recordChatTurn(services, options.writer, t, text) : undefined;
+          return completed ? text : null;
         });
       }
       return reply;
@@ -345,25 +314,17 @@ export function registerProxyRoutes(
       .code(res.status)
       .header('content-type', res.contentType ?? 'application/json')
       .send(text);
-    if (turn) {
-      const t = turn;
-      options.background.runWhenQuiet('parse-answer', () => {
-        let content: unknown;
-        try {
-          content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] })
-            .choices?.[0]?.message?.content;
-        } catch {
-          log.warn('upstream answer is not JSON; turn not recorded');
-          return;
-        }
-        return recordChatTurn(
-          services,
-          options.writer,
-          t,
-          typeof content === 'string' ? content : '',
-        );
-      });
-    }
+    turn?.recordAnswer(() => {
+      let content: unknown;
+      try {
+        content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] })
+          .choices?.[0]?.message?.content;
+      } catch {
+        log.warn('upstream answer is not JSON; turn not recorded');
+        return null;
+      }
+      return typeof content === 'string' ? content : '';
+    });
     return reply;
   });
 
