@@ -19,3 +19,34 @@ describe('settings schema', () => {
     expect(SettingsPatch.safeParse({ memoryBudget: 900 }).success).toBe(false);
   });
 });
+
+describe('provider base URL', () => {
+  const patch = (baseUrl: string) =>
+    SettingsPatch.safeParse({ providers: [{ id: 'p', name: 'P', baseUrl }] });
+
+  it('accepts http and https URLs with a host, loopback and IPv6 included', () => {
+    for (const url of [
+      'http://127.0.0.1:11434/v1',
+      'https://api.example.com/v1',
+      'http://[::1]:1/v1',
+    ]) {
+      expect(patch(url).success).toBe(true);
+    }
+  });
+
+  it('refuses other schemes and URLs without a host, naming the field', () => {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:,x',
+      'ftp://h/',
+      'http://',
+    ]) {
+      const result = patch(url);
+      expect(result.success).toBe(false);
+      const issue = result.error!.issues[0]!;
+      expect(issue.path).toEqual(['providers', 0, 'baseUrl']);
+      expect(issue.message).toMatch(/^baseUrl must/);
+    }
+  });
+});

@@ -1,11 +1,25 @@
 // Settings (DESIGN §11): one schema, with defaults and ranges, used by GET/PUT /settings
 // and by the renderer's settings form.
 import { z } from 'zod';
+import { httpUrlProblem } from './urls.ts';
+
+/**
+ * Where requests are forwarded: http or https with a host, nothing else (a `file:` or
+ * `javascript:` URL would be accepted by a generic URL check and then fail every request).
+ */
+export const ProviderBaseUrl = z
+  .string()
+  .trim()
+  .max(2000, 'baseUrl is at most 2000 characters')
+  .superRefine((url, ctx) => {
+    const problem = httpUrlProblem(url);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `baseUrl ${problem}` });
+  });
 
 export const ProviderSettings = z.object({
   id: z.string().trim().min(1).max(100),
   name: z.string().trim().min(1).max(100),
-  baseUrl: z.url('baseUrl must be an http(s) URL').max(2000),
+  baseUrl: ProviderBaseUrl,
   /** Never returned in clear by the API: GET answers with `apiKeySet` instead. */
   apiKey: z.string().max(2000).optional(),
 });
@@ -23,6 +37,10 @@ const fields = {
   consolidationIntervalHours: z.number().int().min(1).max(168),
   salienceFloor: z.number().min(0).max(1),
   episodeRetentionDays: z.number().int().min(0).max(3650),
+  /** Transcript rows older than this (by when Cairn stored them) are pruned; 0 = keep. */
+  transcriptRetentionDays: z.number().int().min(0).max(3650),
+  /** Deleted memory stays restorable in the trash this long. */
+  trashDays: z.number().int().min(1).max(365),
   providers: z.array(ProviderSettings).max(20),
   /** Which provider requests are forwarded to (id from `providers`). */
   activeProviderId: z.string().max(100).nullable(),
@@ -43,6 +61,8 @@ export const Settings = z.object({
   consolidationIntervalHours: fields.consolidationIntervalHours.default(24),
   salienceFloor: fields.salienceFloor.default(0.2),
   episodeRetentionDays: fields.episodeRetentionDays.default(365),
+  transcriptRetentionDays: fields.transcriptRetentionDays.default(0),
+  trashDays: fields.trashDays.default(30),
   providers: fields.providers.default([]),
   activeProviderId: fields.activeProviderId.default(null),
   coreModel: fields.coreModel.default(null),

@@ -172,6 +172,10 @@ export function buildPatch(
 
 function friendly(path: PropertyKey[], message: string): string {
   const key = String(path[0]);
+  // The shared schema names the field as the API does; the form calls it by its label.
+  if (key === 'providers' && path.at(-1) === 'baseUrl') {
+    return message.replace(/^baseUrl /, 'Base URL ');
+  }
   const shape = Settings.shape as Record<string, unknown>;
   const field = NUMBER_FIELDS.find((f) => f.key === key);
   if (field && shape[key]) {
