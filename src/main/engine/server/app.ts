@@ -5,6 +5,7 @@ import { CairnError } from '../errors.ts';
 import type { EngineServices } from '../services.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './background.ts';
 import { registerErrorHandler } from './error-handler.ts';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
 import { registerAgentRoutes } from './routes/agents.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerIngestRoutes } from './routes/ingest.ts';
@@ -81,10 +82,9 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
       done(new CairnError(ErrorCode.InvalidJson, 'The request body is empty; send JSON.'));
       return;
     }
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(text);
-      request.rawBody = text;
-      done(null, parsed);
+      parsed = JSON.parse(text);
     } catch (err) {
       done(
         new CairnError(
@@ -92,7 +92,21 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
           `The request body is not valid JSON (${(err as Error).message}).`,
         ),
       );
+      return;
     }
+    // What runs after parsing (serialising, schemas) recurses: a deeper body would overflow
+    // the stack there and answer 500.
+    if (exceedsJsonDepth(parsed, MAX_JSON_DEPTH)) {
+      done(
+        new CairnError(
+          ErrorCode.BadRequest,
+          `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep.`,
+        ),
+      );
+      return;
+    }
+    request.rawBody = text;
+    done(null, parsed);
   });
 
   const activity = options.activity;

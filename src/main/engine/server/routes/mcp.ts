@@ -5,8 +5,11 @@
 // Each tool is the matching HTTP route, called in-process with the caller's own token, so
 // validation, agent scoping, <private> stripping, identity overrides and vector removal are
 // exactly those of the REST API. https://modelcontextprotocol.io/specification/2025-06-18/basic/transports
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import packageJson from '../../../../../package.json' with { type: 'json' };
+import { ErrorCode } from '../../../../shared/errors.ts';
+import { isCairnError } from '../../errors.ts';
+import { exceedsJsonDepth } from '../json-depth.ts';
 
 const SUPPORTED_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'];
 
@@ -82,6 +85,50 @@ const rpcError = (id: unknown, code: number, message: string): JsonRpcReply => (
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every tool's arguments are flat (a list of tags at most): deeper ones are a mistake. */
+const MAX_ARGUMENTS_DEPTH = 8;
+/** The largest arguments a tool takes (a 10,000-character query) with room to spare. */
+const MAX_ARGUMENTS_BYTES = 256 * 1024;
+
+/** Why `tools/call` arguments are refused (JSON-RPC invalid params), or null. */
+export function toolArgumentsProblem(args: unknown): string | null {
+  if (args === undefined) return null;
+  if (!isObject(args)) return 'tools/call params.arguments must be an object.';
+  if (exceedsJsonDepth(args, MAX_ARGUMENTS_DEPTH)) {
+    return `tools/call params.arguments nest more than ${MAX_ARGUMENTS_DEPTH} levels deep.`;
+  }
+  // Depth is bounded above, so serialising cannot overflow the stack.
+  if (Buffer.byteLength(JSON.stringify(args)) > MAX_ARGUMENTS_BYTES) {
+    return `tools/call params.arguments are larger than ${MAX_ARGUMENTS_BYTES / 1024} KiB.`;
+  }
+  return null;
+}
+
+/**
+ * A body refused before the route ran (not JSON, too deep, too large) as the JSON-RPC error
+ * an MCP client reads, with the HTTP status it had; null for other errors (authentication,
+ * Host, Origin), which keep the API's own answer. The id is unknown: the body was not read.
+ */
+function jsonRpcBodyError(
+  err: FastifyError | Error,
+): { status: number; reply: JsonRpcReply } | null {
+  const code = (err as { code?: unknown }).code;
+  if (
+    code === ErrorCode.InvalidJson ||
+    code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+    code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+  ) {
+    return { status: 400, reply: rpcError(null, -32700, `Parse error: ${err.message}`) };
+  }
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, reply: rpcError(null, -32600, 'The request body is too large.') };
+  }
+  if (isCairnError(err) && err.code === ErrorCode.BadRequest && err.status === 400) {
+    return { status: 400, reply: rpcError(null, -32600, `Invalid Request: ${err.message}`) };
+  }
+  return null;
+}
 
 export function registerMcpRoutes(app: FastifyInstance): void {
   /** Runs a REST route in-process with the caller's credentials. */
@@ -181,6 +228,8 @@ export function registerMcpRoutes(app: FastifyInstance): void {
         if (!TOOLS.some((t) => t.name === params.name)) {
           return rpcError(id, -32602, `Unknown tool: ${params.name}`);
         }
+        const problem = toolArgumentsProblem(params.arguments);
+        if (problem !== null) return rpcError(id, -32602, problem);
         const args = isObject(params.arguments) ? params.arguments : {};
         return { jsonrpc: '2.0', id, result: await callTool(request, params.name, args) };
       }
@@ -189,7 +238,14 @@ export function registerMcpRoutes(app: FastifyInstance): void {
     }
   };
 
-  app.post('/mcp', async (request, reply) => {
+  const onError = (err: FastifyError | Error, _request: FastifyRequest, reply: FastifyReply) => {
+    const body = jsonRpcBodyError(err);
+    // Thrown on: the app's error handler answers in the API's shape.
+    if (body === null) throw err;
+    return reply.code(body.status).type('application/json; charset=utf-8').send(body.reply);
+  };
+
+  app.post('/mcp', { errorHandler: onError }, async (request, reply) => {
     const body = request.body;
     if (Array.isArray(body)) {
       if (body.length === 0) return rpcError(null, -32600, 'Invalid Request');
