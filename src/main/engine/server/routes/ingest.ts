@@ -15,16 +15,20 @@ export interface IngestRouteOptions {
   ingestBodyLimit: number;
 }
 
-function dateOf(text: string | undefined, field: string): number | null {
+/**
+ * The time of `text`, null when absent; a text that is not a real date refuses the whole
+ * ingest with a 400 naming the field (`turns.3.date`), before anything is stored.
+ */
+function dateOf(text: string | undefined, field: string, now: number): number | null {
   if (text === undefined) return null;
-  const t = parseIngestDate(text);
-  if (t === null) {
+  const parsed = parseIngestDate(text, now);
+  if (!parsed.ok) {
     throw new CairnError(
       ErrorCode.ValidationFailed,
-      `${field}: "${text.slice(0, 60)}" is not a date (use ISO 8601, e.g. 2023-05-08T13:56:00Z, or "1:56 pm on 8 May, 2023").`,
+      `${field}: "${text.slice(0, 60)}" is not a valid date: ${parsed.reason} (use ISO 8601, e.g. 2023-05-08T13:56:00Z, or "1:56 pm on 8 May, 2023").`,
     );
   }
-  return t;
+  return parsed.at;
 }
 
 /**
@@ -48,11 +52,11 @@ export function registerIngestRoutes(
   app.post('/memory/ingest', { bodyLimit: options.ingestBodyLimit }, async (request) => {
     const req = parseWith(IngestRequest, request.body);
     const now = services.clock.now();
-    const sessionAt = dateOf(req.session_date, 'session_date');
+    const sessionAt = dateOf(req.session_date, 'session_date', now);
     const messages: TranscriptMessage[] = [];
     for (let i = 0; i < req.turns.length; i++) {
       const turn = req.turns[i]!;
-      const at = dateOf(turn.date, `turns.${i}.date`) ?? sessionAt ?? now;
+      const at = dateOf(turn.date, `turns.${i}.date`, now) ?? sessionAt ?? now;
       if (turn.user !== '') messages.push({ role: 'user', content: turn.user, createdAt: at });
       if (turn.assistant !== '') {
         messages.push({ role: 'assistant', content: turn.assistant, createdAt: at });
