@@ -57,15 +57,65 @@ describe('consolidation through the server', () => {
       9,
     );
 
-    // 100 days later: the unused fact fell under the floor and is evicted, the episode and
-    // transcript are past the 60-day retention; the user's own fact stays
+    // 100 days later: the unused fact fell under the floor and is evicted, the episode is
+    // past the 60-day retention (both to the trash); the transcript and the user's own fact
+    // stay. A dry run first says so and changes nothing.
     clock.advance(70 * DAY);
+    const dry = await h.api<{ dry_run: boolean; counts: Record<string, number> }>(
+      'POST',
+      '/memory/consolidate',
+      { dry_run: true },
+    );
+    expect(dry.body).toMatchObject({
+      dry_run: true,
+      counts: { evicted: 1, pruned_episodes: 1, pruned_transcript: 0 },
+    });
+    expect(await pinned(h)).toHaveLength(2);
     const r3 = await h.api<ConsolidationRun>('POST', '/memory/consolidate', {});
-    expect(r3.body.counts).toMatchObject({ evicted: 1, pruned_episodes: 1, pruned_transcript: 2 });
+    expect(r3.body.counts).toMatchObject({ evicted: 1, pruned_episodes: 1, pruned_transcript: 0 });
     expect((await pinned(h)).map((f) => f.id)).toEqual([mine.body.id]);
     const eps = await h.api<{ items: Episode[] }>('GET', '/memory/episodes?agent_id=ada');
     expect(eps.body.items).toHaveLength(0);
+    const transcript = await h.api<{ items: unknown[] }>('GET', '/memory/transcript?agent_id=ada');
+    expect(transcript.body.items).toHaveLength(2);
     const runs = await h.api<{ runs: ConsolidationRun[] }>('GET', '/memory/consolidation/runs');
     expect(runs.body.runs.map((r) => r.id)).toEqual([r3.body.id, r2.body.id, r1.body.id]);
+  });
+
+  it('never deletes imported history for its old dates (timer and Run Now)', async () => {
+    const { h, clock } = await engine();
+    const turns = Array.from({ length: 30 }, (_, i) => ({
+      user: `Back then I was learning the cello, lesson ${i}.`,
+      assistant: 'Keep going!',
+    }));
+    const ingest = await h.api('POST', '/memory/ingest', {
+      agent_id: 'ada',
+      conversation_id: 'old',
+      session_date: '2022-01-01T10:00:00Z',
+      turns,
+    });
+    expect(ingest.status).toBe(200);
+    const count = async () => {
+      const t = await h.api<{ total: number }>('GET', '/memory/transcript?agent_id=ada');
+      const e = await h.api<{ total: number }>('GET', '/memory/episodes?agent_id=ada');
+      return { transcript: t.body.total, episodes: e.body.total };
+    };
+    const before = await count();
+    expect(before.transcript).toBe(60);
+    expect(before.episodes).toBeGreaterThan(0);
+    const dry = await h.api<{ counts: Record<string, number> }>('POST', '/memory/consolidate', {
+      dry_run: true,
+    });
+    expect(dry.body.counts).toMatchObject({ pruned_episodes: 0, pruned_transcript: 0 });
+    await h.api('POST', '/memory/consolidate', {});
+    await h.services.consolidator.run('timer');
+    expect(await count()).toEqual(before);
+    // A year and a day after it was stored, the episode is past retention (to the trash);
+    // the transcript stays.
+    clock.advance(366 * DAY);
+    await h.services.consolidator.run('timer');
+    const after = await count();
+    expect(after.transcript).toBe(60);
+    expect(after.episodes).toBe(0);
   });
 });

@@ -130,7 +130,7 @@ describe('memory admin API', () => {
 
     // forget
     const del = await h.api('DELETE', `/memory/pinned/${id}?agent_id=ada`);
-    expect(del).toEqual({ status: 200, body: { deleted: true, id } });
+    expect(del).toEqual({ status: 200, body: { deleted: true, id, trash_id: expect.any(Number) } });
     expect((await h.api('GET', `/memory/pinned/${id}?agent_id=ada`)).status).toBe(404);
     expect(await searchPinned(h, 'ada', 'amoxicillin')).toEqual([]);
   });
@@ -210,6 +210,7 @@ describe('memory admin API', () => {
     expect((await h.api('DELETE', `/memory/transcript/${rowId}?agent_id=bob`)).status).toBe(404);
     expect((await h.api('DELETE', `/memory/transcript/${rowId}?agent_id=ada`)).body).toEqual({
       deleted: true,
+      trash_id: expect.any(Number),
       id: rowId,
     });
     expect(
@@ -218,6 +219,7 @@ describe('memory admin API', () => {
 
     expect((await h.api('DELETE', `/memory/episodes/${ep.id}?agent_id=ada`)).body).toEqual({
       deleted: true,
+      trash_id: expect.any(Number),
       id: ep.id,
     });
     expect((await h.api('GET', `/memory/episodes/${ep.id}?agent_id=ada`)).status).toBe(404);

@@ -105,7 +105,11 @@ export const ContextResponse = z.object({
 export type ContextResponse = z.infer<typeof ContextResponse>;
 
 // ---------- consolidation ----------
-export const ConsolidateRequest = z.object({ agent_id: agentId.optional() });
+export const ConsolidateRequest = z.object({
+  agent_id: agentId.optional(),
+  /** Report what each step would change and change nothing. */
+  dry_run: z.boolean().optional(),
+});
 export const ConsolidationCounts = z.object({
   decayed: z.number().int(),
   merged: z.number().int(),
@@ -139,6 +143,13 @@ export const Pagination = z.object({
 });
 
 export const PinnedFact = z.object({
+/** POST /memory/consolidate with dry_run: what a run would change, per step. */
+export const ConsolidationDryRun = z.object({
+  dry_run: z.literal(true),
+  agent_id: z.string().nullable(),
+  counts: ConsolidationCounts,
+});
+export type ConsolidationDryRun = z.infer<typeof ConsolidationDryRun>;
   id: z.number().int(),
   agent_id: z.string(),
   content: z.string(),
@@ -319,3 +330,42 @@ export const ChatCompletionRequest = z
   })
   .passthrough();
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+
+// ---------- trash (deleted memory, restorable for trashDays) ----------
+export const TrashItem = z.object({
+  id: z.number().int(),
+  agent_id: z.string(),
+  /** fact, episode, message, conversation, agent, selection, prune, evict */
+  kind: z.string(),
+  label: z.string(),
+  deleted_at: z.string(),
+  /** When it is purged for good. */
+  expires_at: z.string(),
+  item_count: z.number().int(),
+  counts: z.record(z.string(), z.number().int()),
+});
+export type TrashItem = z.infer<typeof TrashItem>;
+export const TrashListQuery = z.object({
+  agent_id: agentId.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const TrashListResponse = z.object({ items: z.array(TrashItem), total: z.number().int() });
+export type TrashListResponse = z.infer<typeof TrashListResponse>;
+/** What a deletion answers: the trash entry that can bring it back. */
+export const DeletionResponse = z.object({
+  deleted: z.literal(true),
+  trash_id: z.number().int(),
+  counts: z.record(z.string(), z.number().int()),
+});
+export type DeletionResponse = z.infer<typeof DeletionResponse>;
+const idList = z.array(z.number().int().min(1)).max(100_000).optional();
+/** POST /memory/delete: a selection of one agent's rows, as one trash entry. */
+export const BulkDeleteRequest = z
+  .object({
+    agent_id: agentId,
+    pinned: idList,
+    episodes: idList,
+    transcript: idList,
+  })
+  .strict();

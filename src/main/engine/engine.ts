@@ -20,6 +20,7 @@ import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createEmbedder } from './vector/embedder.ts';
 import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
 import { createMemoryReader } from './memory/memory-reader.ts';
+import { createDeletionService } from './memory/deletion.ts';
 import { createConsolidator } from './memory/consolidator.ts';
 import { createVectorIndex } from './vector/vector-index.ts';
 import { createVectorService } from './vector/vector-service.ts';
@@ -224,7 +225,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       clock,
       ...config.distiller,
     });
-    const consolidator = createConsolidator({ db, settings, vectors, logger, clock });
+    const deletion = createDeletionService({ db, vectors, logger, clock });
+    const consolidator = createConsolidator({ db, settings, vectors, deletion, logger, clock });
 
     const services: EngineServices = {
       db,
@@ -257,6 +259,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     const background = createBackgroundTasks(logger.child('jobs'), { activity });
     const staticUiDir = config.staticUiDir ?? defaultStaticUiDir();
     const appOptions: AppOptions = {
+      deletion,
       background,
       transcriptWriter: writer,
       activity,

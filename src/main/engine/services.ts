@@ -1,6 +1,7 @@
 // The contracts between the engine's parts. engine.ts builds an EngineServices object;
 // route modules, jobs and the desktop shell receive it (or the parts they need).
 import type {
+  ConsolidationCounts,
   ConsolidationRun,
   EmbedderStateDto,
   KeySource,
@@ -11,6 +12,7 @@ import type {
 import type { Settings, SettingsPatch } from '../../shared/settings.ts';
 import type { Clock } from './clock.ts';
 import type { Logger } from './logger.ts';
+import type { DeletionService } from './memory/deletion.ts';
 import type { Db } from './store/migrate.ts';
 
 export interface SettingsService {
@@ -84,6 +86,8 @@ export interface DistillerService {
 export interface ConsolidatorService {
   /** One consolidation pass (decay, merge, promote, evict, prune); never on the request path. */
   run(trigger: 'timer' | 'manual', agentId?: string): Promise<ConsolidationRun>;
+  /** What a pass would change, per step; deletes nothing. */
+  dryRun(agentId?: string): Promise<ConsolidationCounts>;
 }
 
 /** What the rest of the engine needs to know about embeddings (vector/ owns the rest). */
@@ -124,6 +128,8 @@ export interface EngineServices {
   memory: MemoryReader;
   distiller: DistillerService;
   consolidator: ConsolidatorService;
+  /** Every deletion of memory goes through the trash. */
+  deletion: DeletionService;
   embedder: EmbedderStatus;
   /** null when embeddings are disabled (embeddingBackend 'none'). */
   vectors: VectorService | null;

@@ -10,7 +10,9 @@ import type { Db } from '../store/migrate.ts';
 import { getPinned, insertPinned } from '../store/pinned.ts';
 import { listProcessingLog } from '../store/processing-log.ts';
 import { recordTurn } from '../store/transcript.ts';
+import { listTrash, restoreTrashEntry } from '../store/trash.ts';
 import type { VectorService } from '../services.ts';
+import { createDeletionService } from './deletion.ts';
 import { createConsolidator, DAY_MS, similarPairs } from './consolidator.ts';
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -30,7 +32,22 @@ function setup(opts: { catchUpDelayMs?: number } = {}) {
   const vectors = {
     remove: (kind: string, id: number) => removed.push(`${kind}:${id}`),
   } as unknown as VectorService;
-  const c = createConsolidator({ db, settings, vectors, logger: silentLogger, clock, ...opts });
+  const deletion = createDeletionService({
+    db,
+    vectors,
+    logger: silentLogger,
+    clock,
+    yieldBetweenBatches: async () => {},
+  });
+  const c = createConsolidator({
+    db,
+    settings,
+    vectors,
+    deletion,
+    logger: silentLogger,
+    clock,
+    ...opts,
+  });
   stops.push(() => c.stopTimer());
   return { c, clock, settings, removed };
 }
@@ -50,6 +67,24 @@ function episode(agent: string, summary: string, topics: string[], at: number, s
       conversationAt: at,
     },
     at,
+  );
+}
+
+function episodeStoredAt(agent: string, summary: string, conversationAt: number, storedAt: number) {
+  return insertEpisode(
+    db,
+    {
+      agentId: agent,
+      conversationId: null,
+      summary,
+      topics: [],
+      entities: [],
+      decisions: [],
+      actionItems: [],
+      salience: 0.8,
+      conversationAt,
+    },
+    storedAt,
   );
 }
 
@@ -171,36 +206,51 @@ describe('consolidator', () => {
     expect(removed).toEqual([`pinned:${low}`]);
   });
 
-  it('prunes episodes and transcript older than the retention, and keeps all with 0', async () => {
+  it('prunes episodes by when they were stored, never by their dates, into the trash', async () => {
     const { c, clock, settings } = setup();
     settings.update({ episodeRetentionDays: 10 });
+    // Stored at T0; the second one is imported history dated three years earlier.
     const old = episode('a', 'Old chat', [], T0);
-    const fresh = episode('a', 'New chat', [], T0 + 15 * DAY_MS);
+    const imported = episodeStoredAt('a', 'Imported chat', T0 - 3 * 365 * DAY_MS, T0 + 15 * DAY_MS);
     recordTurn(db, {
       agentId: 'a',
       conversationId: 'c',
-      messages: [{ role: 'user', content: 'old', createdAt: T0 }],
-      now: T0,
-    });
-    recordTurn(db, {
-      agentId: 'a',
-      conversationId: 'c',
-      messages: [{ role: 'user', content: 'new', createdAt: T0 + 15 * DAY_MS }],
+      messages: [{ role: 'user', content: 'old', createdAt: T0 - 3 * 365 * DAY_MS }],
       now: T0,
     });
     clock.set(T0 + 20 * DAY_MS);
     settings.update({ episodeRetentionDays: 0 });
     expect((await c.run('manual')).counts.pruned_episodes).toBe(0);
     settings.update({ episodeRetentionDays: 10 });
+    expect(await c.dryRun()).toMatchObject({ pruned_episodes: 1, pruned_transcript: 0 });
+    expect(getEpisode(db, 'a', old)).not.toBeNull(); // a dry run deletes nothing
     const r = await c.run('manual');
-    expect(r.counts).toMatchObject({ pruned_episodes: 1, pruned_transcript: 1 });
+    expect(r.counts).toMatchObject({ pruned_episodes: 1, pruned_transcript: 0 });
     expect(getEpisode(db, 'a', old)).toBeNull();
-    expect(getEpisode(db, 'a', fresh)).not.toBeNull();
-    expect(
-      (db.prepare('SELECT content FROM transcript').all() as { content: string }[]).map(
-        (x) => x.content,
-      ),
-    ).toEqual(['new']);
+    expect(getEpisode(db, 'a', imported)).not.toBeNull();
+    // The transcript is the user's record: kept unless a transcript retention is set.
+    expect(db.prepare('SELECT content FROM transcript').pluck().all()).toEqual(['old']);
+    const trash = listTrash(db, { limit: 10, offset: 0 });
+    expect(trash.items).toMatchObject([{ kind: 'prune', counts: { episodes: 1 } }]);
+    restoreTrashEntry(db, trash.items[0]!.id);
+    expect(getEpisode(db, 'a', old)).not.toBeNull();
+
+    settings.update({ transcriptRetentionDays: 30 });
+    expect((await c.run('manual')).counts.pruned_transcript).toBe(1);
+    expect(db.prepare('SELECT count(*) FROM transcript').pluck().get()).toBe(0);
+  });
+
+  it('purges trash entries older than trashDays', async () => {
+    const { c, clock, settings } = setup();
+    settings.update({ trashDays: 7 });
+    const id = fact('a', 'User likes chess', 0.05, T0);
+    clock.set(T0 + 40 * DAY_MS);
+    expect((await c.run('manual')).counts.evicted).toBe(1);
+    expect(getPinned(db, 'a', id)).toBeNull();
+    expect(listTrash(db, { limit: 10, offset: 0 }).total).toBe(1);
+    clock.advance(8 * DAY_MS);
+    await c.run('manual');
+    expect(listTrash(db, { limit: 10, offset: 0 }).total).toBe(0);
   });
 
   it('scopes a run to one agent, stores the run and logs it', async () => {

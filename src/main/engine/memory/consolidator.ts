@@ -12,11 +12,15 @@
 //            is raised to 0.6 + 0.1 × (overlaps − 2), capped at 1 — a target, not an
 //            increment, so re-running the same day does not promote twice.
 // - evict:   facts below `salienceFloor`, unused (last_used, else created_at) for 30+ days,
-//            never user-pinned, are deleted.
-// - prune:   episodes and transcript older than `episodeRetentionDays` (0 = keep forever).
+//            never user-pinned, are moved to the trash.
+// - prune:   episodes stored more than `episodeRetentionDays` ago (by when Cairn wrote them,
+//            never by the dates inside imported history; 0 = keep), and transcript messages
+//            older than `transcriptRetentionDays` only when the user set one (default keep),
+//            are moved to the trash; expired trash entries are purged.
 //
-// Deleting removes FTS rows and stored vectors by trigger (001) and the in-memory index
-// entries through vectors.remove(). The timer runs every `consolidationIntervalHours` after
+// Evict and prune go through the trash (memory/deletion.ts): nothing disappears without a
+// way back for `trashDays`. A dry run computes every step's counts inside a transaction that
+// is rolled back, and deletes nothing. The timer runs every `consolidationIntervalHours` after
 // the last full run (persisted in consolidation_runs), catches up shortly after start-up when
 // overdue, and is re-armed when the setting changes.
 import type { ConsolidationCounts, ConsolidationRun } from '../../../shared/api.ts';
@@ -29,16 +33,16 @@ import {
   decayEpisodes,
   decayFacts,
   episodesForMerge,
-  evictFacts,
+  factsToEvict,
   finishRun,
   insertRun,
   lastFullRunAt,
   listMemoryAgents,
   memorySnapshot,
   mergeEpisodeInto,
+  episodesToPrune,
   pruneBookkeeping,
-  pruneEpisodes,
-  pruneTranscript,
+  transcriptToPrune,
   recentEpisodeTexts,
   setFactDecay,
   zeroCounts,
@@ -49,6 +53,7 @@ import { getEpisode } from '../store/episodes.ts';
 import { getMeta, setMeta } from '../store/meta.ts';
 import type { Db } from '../store/migrate.ts';
 import { logProcessing, pruneProcessingLog } from '../store/processing-log.ts';
+import type { DeletionService } from './deletion.ts';
 import { STOP_WORDS, words } from './text.ts';
 
 export const DAY_MS = 86_400_000;
@@ -65,6 +70,8 @@ export interface ConsolidatorOptions {
   db: Db;
   settings: SettingsService;
   vectors: VectorService | null;
+  /** Where evicted and pruned rows go (the trash). */
+  deletion: DeletionService;
   logger: Logger;
   clock: Clock;
   /** Delay of an overdue catch-up run after startTimer() (default 60 s: not during start-up). */
@@ -176,7 +183,7 @@ const union = (a: string[], b: string[], max: number) => {
 export function createConsolidator(
   options: ConsolidatorOptions,
 ): ConsolidatorService & { startTimer(): void; stopTimer(): void; nextRunAt(): number | null } {
-  const { db, settings, vectors, clock } = options;
+  const { db, settings, vectors, clock, deletion } = options;
   const log = options.logger.child('consolidator');
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
@@ -210,11 +217,11 @@ export function createConsolidator(
    * Near-duplicate detection runs outside the transaction, yielding to the event loop; the
    * merges are then applied in one transaction, skipping episodes deleted meanwhile.
    */
-  async function stepMerge(
-    agents: string[],
-    now: number,
-  ): Promise<{ count: number; removed: number[] }> {
-    const plans: { agentId: string; keep: MergeEpisode; removeIds: number[] }[] = [];
+  type MergePlan = { agentId: string; keep: MergeEpisode; removeIds: number[] };
+
+  /** Which episodes fold into which (read only; the similarity scan yields as it goes). */
+  async function planMerge(agents: string[]): Promise<MergePlan[]> {
+    const plans: MergePlan[] = [];
     for (const agentId of agents) {
       const eps = episodesForMerge(db, agentId);
       if (eps.length < 2) continue;
@@ -250,6 +257,10 @@ export function createConsolidator(
         plans.push({ agentId, keep, removeIds: members.map((i) => eps[i]!.id) });
       }
     }
+    return plans;
+  }
+
+  function applyMerge(plans: MergePlan[], now: number): { count: number; removed: number[] } {
     return db.transaction(() => {
       const removed: number[] = [];
       for (const plan of plans) {
@@ -307,29 +318,95 @@ export function createConsolidator(
     })();
   }
 
-  function stepEvict(agents: string[], now: number): number[] {
+  /** Facts to evict, per agent. */
+  function evictSelection(agents: string[], now: number): Map<string, number[]> {
     const floor = settings.get().salienceFloor;
-    return db.transaction(() =>
-      agents.flatMap((agentId) => evictFacts(db, agentId, floor, now - EVICT_UNUSED_DAYS * DAY_MS)),
-    )();
+    const out = new Map<string, number[]>();
+    for (const agentId of agents) {
+      const ids = factsToEvict(db, agentId, floor, now - EVICT_UNUSED_DAYS * DAY_MS);
+      if (ids.length > 0) out.set(agentId, ids);
+    }
+    return out;
   }
 
-  function stepPrune(agents: string[], now: number): { episodes: number[]; transcript: number[] } {
-    const days = settings.get().episodeRetentionDays;
-    return db.transaction(() => {
-      const episodes: number[] = [];
-      const transcript: number[] = [];
-      for (const agentId of agents) {
-        if (days > 0) {
-          const before = now - days * DAY_MS;
-          episodes.push(...pruneEpisodes(db, agentId, before));
-          transcript.push(...pruneTranscript(db, agentId, before));
-        }
-        pruneBookkeeping(db, agentId, now - BOOKKEEPING_DAYS * DAY_MS);
-      }
+  /** Episodes and transcript rows to prune, per agent (retention settings; 0 = keep). */
+  function pruneSelection(
+    agents: string[],
+    now: number,
+  ): Map<string, { episodes: number[]; transcript: number[] }> {
+    const { episodeRetentionDays, transcriptRetentionDays } = settings.get();
+    const out = new Map<string, { episodes: number[]; transcript: number[] }>();
+    for (const agentId of agents) {
+      const episodes =
+        episodeRetentionDays > 0
+          ? episodesToPrune(db, agentId, now - episodeRetentionDays * DAY_MS)
+          : [];
+      const transcript =
+        transcriptRetentionDays > 0
+          ? transcriptToPrune(db, agentId, now - transcriptRetentionDays * DAY_MS)
+          : [];
+      if (episodes.length + transcript.length > 0) out.set(agentId, { episodes, transcript });
+    }
+    return out;
+  }
+
+  async function stepEvict(agents: string[], now: number): Promise<number> {
+    let n = 0;
+    for (const [agentId, ids] of evictSelection(agents, now)) {
+      const r = await deletion.trash(agentId, 'evict', 'Facts evicted by consolidation', {
+        pinned_facts: ids,
+      });
+      n += r?.counts.pinned_facts ?? 0;
+    }
+    return n;
+  }
+
+  async function stepPrune(
+    agents: string[],
+    now: number,
+  ): Promise<{ episodes: number; transcript: number }> {
+    let episodes = 0;
+    let transcript = 0;
+    for (const [agentId, sel] of pruneSelection(agents, now)) {
+      const r = await deletion.trash(agentId, 'prune', 'Pruned by retention', sel);
+      episodes += r?.counts.episodes ?? 0;
+      transcript += r?.counts.transcript ?? 0;
+    }
+    db.transaction(() => {
+      for (const agentId of agents) pruneBookkeeping(db, agentId, now - BOOKKEEPING_DAYS * DAY_MS);
       pruneProcessingLog(db, now - BOOKKEEPING_DAYS * DAY_MS);
-      return { episodes, transcript };
     })();
+    deletion.purgeExpired(settings.get().trashDays);
+    return { episodes, transcript };
+  }
+
+  /**
+   * What a run would change, step by step, without changing anything: decay, merge and
+   * promote run inside a transaction that is rolled back (synchronously, so no other write
+   * can land inside it); evict and prune only select.
+   */
+  async function dryRun(agentId?: string): Promise<ConsolidationCounts> {
+    const agents = agentId === undefined ? listMemoryAgents(db) : [agentId];
+    const now = clock.now();
+    const plans = await planMerge(agents);
+    const counts: ConsolidationCounts = zeroCounts();
+    const rollback = new Error('dry run');
+    try {
+      db.transaction(() => {
+        counts.decayed = stepDecay(agents, now);
+        counts.merged = applyMerge(plans, now).count;
+        counts.promoted = stepPromote(agents, now);
+        for (const ids of evictSelection(agents, now).values()) counts.evicted += ids.length;
+        for (const sel of pruneSelection(agents, now).values()) {
+          counts.pruned_episodes += sel.episodes.length;
+          counts.pruned_transcript += sel.transcript.length;
+        }
+        throw rollback;
+      })();
+    } catch (err) {
+      if (err !== rollback) throw err;
+    }
+    return counts;
   }
 
   async function runOnce(trigger: 'timer' | 'manual', agentId?: string): Promise<ConsolidationRun> {
@@ -350,18 +427,14 @@ export function createConsolidator(
         return out;
       };
       counts.decayed = await step('decay', () => stepDecay(agents, now));
-      const merged = await step('merge', () => stepMerge(agents, now));
+      const merged = await step('merge', async () => applyMerge(await planMerge(agents), now));
       counts.merged = merged.count;
       removeVectors('episode', merged.removed);
       counts.promoted = await step('promote', () => stepPromote(agents, now));
-      const evicted = await step('evict', () => stepEvict(agents, now));
-      counts.evicted = evicted.length;
-      removeVectors('pinned', evicted);
+      counts.evicted = await step('evict', () => stepEvict(agents, now));
       const pruned = await step('prune', () => stepPrune(agents, now));
-      counts.pruned_episodes = pruned.episodes.length;
-      counts.pruned_transcript = pruned.transcript.length;
-      removeVectors('episode', pruned.episodes);
-      removeVectors('transcript', pruned.transcript);
+      counts.pruned_episodes = pruned.episodes;
+      counts.pruned_transcript = pruned.transcript;
     } catch (err) {
       error = `${(err as Error).name}: ${(err as Error).message}`;
       log.error('consolidation failed', { err });
@@ -440,6 +513,8 @@ export function createConsolidator(
       unsubscribe?.();
       unsubscribe = null;
     },
+    /** What a run would change (counts per step); changes nothing. */
+    dryRun,
     /** When the timer fires next (ms), or null when stopped. */
     nextRunAt(): number | null {
       return nextAt;

@@ -17,6 +17,7 @@ import { registerMemoryReadRoutes } from './routes/memory-read.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
 import { registerBackupRoutes } from './routes/backup.ts';
 import { registerSecurity } from './security.ts';
+import { registerTrashRoutes } from './routes/trash.ts';
 import { createInlineTranscriptWriter, type TranscriptWriter } from '../store/transcript-writer.ts';
 import { registerStaticUi } from './static-ui.ts';
 
@@ -165,6 +166,7 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
 
 export interface ListenOptions {
   host: string;
+  registerTrashRoutes(app, services);
   port: number;
 }
 

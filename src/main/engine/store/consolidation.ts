@@ -302,36 +302,50 @@ export function recentEpisodeTexts(
 
 // ---------- evict ----------
 
-/** Facts below the floor, unused since `unusedBefore`, never user-pinned. */
-export function evictFacts(db: Db, agentId: string, floor: number, unusedBefore: number): number[] {
-  return (
-    db
-      .prepare(
-        `DELETE FROM pinned_facts
-         WHERE agent_id = ? AND pinned_by_user = 0 AND salience < ?
-           AND coalesce(last_used, created_at) < ?
-         RETURNING id`,
-      )
-      .all(agentId, floor, unusedBefore) as { id: number }[]
-  ).map((r) => r.id);
+/**
+ * Facts below the floor, unused since `unusedBefore`, never user-pinned: what evict moves to
+ * the trash (the deletion itself goes through the trash, memory/deletion.ts).
+ */
+export function factsToEvict(
+  db: Db,
+  agentId: string,
+  floor: number,
+  unusedBefore: number,
+): number[] {
+  return db
+    .prepare(
+      `SELECT id FROM pinned_facts
+        WHERE agent_id = ? AND pinned_by_user = 0 AND salience < ?
+          AND coalesce(last_used, created_at) < ?
+        ORDER BY id`,
+    )
+    .pluck()
+    .all(agentId, floor, unusedBefore) as number[];
 }
 
 // ---------- prune ----------
 
-export function pruneEpisodes(db: Db, agentId: string, before: number): number[] {
-  return (
-    db
-      .prepare('DELETE FROM episodes WHERE agent_id = ? AND conversation_at < ? RETURNING id')
-      .all(agentId, before) as { id: number }[]
-  ).map((r) => r.id);
+/**
+ * Episodes Cairn stored before `storedBefore` (their `created_at`, the time of writing), never
+ * by `conversation_at`: imported history keeps its own old dates and must not be pruned for
+ * them.
+ */
+export function episodesToPrune(db: Db, agentId: string, storedBefore: number): number[] {
+  return db
+    .prepare('SELECT id FROM episodes WHERE agent_id = ? AND created_at < ? ORDER BY id')
+    .pluck()
+    .all(agentId, storedBefore) as number[];
 }
 
-export function pruneTranscript(db: Db, agentId: string, before: number): number[] {
-  return (
-    db
-      .prepare('DELETE FROM transcript WHERE agent_id = ? AND created_at < ? RETURNING id')
-      .all(agentId, before) as { id: number }[]
-  ).map((r) => r.id);
+/**
+ * Transcript messages older than `before` by their own time: only when the user set a
+ * transcript retention (the transcript is their record and is kept by default).
+ */
+export function transcriptToPrune(db: Db, agentId: string, before: number): number[] {
+  return db
+    .prepare('SELECT id FROM transcript WHERE agent_id = ? AND created_at < ? ORDER BY id')
+    .pluck()
+    .all(agentId, before) as number[];
 }
 
 /** Housekeeping: processed signals and old log rows are not kept forever. */

@@ -25,6 +25,8 @@ const RESTORE_ORDER: readonly TrashTable[] = [
 ];
 
 export type RowKey = number | string;
+/** Not a column: the facts that pointed at a trashed episode (restored links). */
+const LINKED_FACTS = '$linked_facts';
 type Value = string | number | null | { $b64: string };
 type RowData = Record<string, Value>;
 
@@ -91,8 +93,17 @@ export function moveRowsToTrash(
     const insert = db.prepare(
       'INSERT INTO trash_rows (trash_id, source_table, row_key, data) VALUES (?, ?, ?, ?)',
     );
+    const factsOf = db.prepare(
+      'SELECT id FROM pinned_facts WHERE agent_id = ? AND source_episode_id = ?',
+    );
     for (const row of rows) {
-      insert.run(trashId, table, String(row[keyColumn]), JSON.stringify(encodeRow(row)));
+      const data = encodeRow(row);
+      if (table === 'episodes') {
+        // Facts that stay lose their link to the episode (ON DELETE SET NULL); remember it,
+        // so a restore links them again.
+        data[LINKED_FACTS] = JSON.stringify(factsOf.pluck().all(agentId, row.id));
+      }
+      insert.run(trashId, table, String(row[keyColumn]), JSON.stringify(data));
     }
     db.prepare(`DELETE FROM ${table} WHERE ${where}`).run(agentId, JSON.stringify(keys));
     db.prepare('UPDATE trash SET item_count = item_count + ? WHERE id = ?').run(
@@ -204,6 +215,13 @@ export function restoreTrashEntry(db: Db, trashId: number): RestoreResult | null
             )
             .run(...cols.map((c) => decodeValue(data[c]!))).lastInsertRowid,
         );
+        if (table === 'episodes' && typeof data[LINKED_FACTS] === 'string') {
+          db.prepare(
+            `UPDATE pinned_facts SET source_episode_id = ?
+              WHERE agent_id = ? AND source_episode_id IS NULL
+                AND id IN (SELECT value FROM json_each(?))`,
+          ).run(newId, data.agent_id, data[LINKED_FACTS]);
+        }
         if (table === 'transcript') {
           // Transcript rows are indexed by their writer, not a trigger (migration 004).
           db.prepare('INSERT INTO transcript_stem_fts (rowid, content) VALUES (?, ?)').run(
@@ -328,4 +346,22 @@ export function allRowIdsOfAgent(
     .prepare(`SELECT id FROM ${table} WHERE agent_id = ? ORDER BY id`)
     .pluck()
     .all(agentId) as number[];
+}
+
+const TEXT_OF: Record<'transcript' | 'episode' | 'pinned', string> = {
+  transcript: 'SELECT id, agent_id AS agentId, content AS text FROM transcript',
+  episode: 'SELECT id, agent_id AS agentId, summary AS text FROM episodes',
+  pinned: 'SELECT id, agent_id AS agentId, content AS text FROM pinned_facts',
+};
+
+/** The text of restored rows, to embed them again. */
+export function rowTextsForIndex(
+  db: Db,
+  kind: 'transcript' | 'episode' | 'pinned',
+  agentId: string,
+  ids: readonly number[],
+): { id: number; agentId: string; text: string }[] {
+  return db
+    .prepare(`${TEXT_OF[kind]} WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))`)
+    .all(agentId, JSON.stringify(ids)) as { id: number; agentId: string; text: string }[];
 }

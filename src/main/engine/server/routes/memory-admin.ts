@@ -15,6 +15,7 @@ import {
   PinnedListQuery,
   PinnedPatch,
   TranscriptListQuery,
+  type ConsolidationDryRun,
   type ConsolidationRun,
   type DiagnosticsResponse,
   type Episode,
@@ -29,7 +30,6 @@ import { stripPrivate } from '../../memory/private.ts';
 import type { EngineServices, VectorKind } from '../../services.ts';
 import { listRuns } from '../../store/consolidation.ts';
 import {
-  deleteEpisode,
   getEpisode,
   listEpisodes,
   updateEpisode,
@@ -43,7 +43,6 @@ import {
 } from '../../store/identity.ts';
 import { databaseSizeBytes, memoryCounts } from '../../store/memory-stats.ts';
 import {
-  deletePinned,
   getPinned,
   insertPinned,
   listPinned,
@@ -52,7 +51,7 @@ import {
 } from '../../store/pinned.ts';
 import { listProcessingLog } from '../../store/processing-log.ts';
 import { getSignal, listSignals, retryDeadLetter, type SignalRecord } from '../../store/signals.ts';
-import { deleteTranscriptRow, listTranscript } from '../../store/transcript.ts';
+import { listTranscript } from '../../store/transcript.ts';
 import { parseWith } from '../validate.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -150,13 +149,6 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
       log.warn('re-embedding failed', { kind, err: (err as Error).message });
     });
   };
-  const unindex = (kind: VectorKind, id: number) => {
-    try {
-      services.vectors?.remove(kind, id);
-    } catch (err) {
-      log.warn('removing a vector failed', { kind, err: (err as Error).message });
-    }
-  };
   const target = (params: unknown, query: unknown) => ({
     id: parseWith(IdParam, params, 'id').id,
     agentId: parseWith(AgentQuery, query, 'query').agent_id,
@@ -243,15 +235,14 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.delete('/memory/pinned/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    const deleted = db.transaction(() => {
-      const fact = getPinned(db, agentId, id);
-      if (!fact || !deletePinned(db, agentId, id)) return false;
-      reviseIdentityOverride(db, agentId, fact.content, null, clock.now());
-      return true;
-    })();
-    if (!deleted) throw notFound('pinned fact', id);
-    unindex('pinned', id);
-    return { deleted: true, id };
+    const fact = getPinned(db, agentId, id);
+    if (!fact) throw notFound('pinned fact', id);
+    const result = await services.deletion.trash(agentId, 'fact', fact.content, {
+      pinned_facts: [id],
+    });
+    if (!result) throw notFound('pinned fact', id);
+    reviseIdentityOverride(db, agentId, fact.content, null, clock.now());
+    return { deleted: true, id, trash_id: result.trashId };
   });
 
   // ---------- episodes ----------
@@ -295,9 +286,13 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.delete('/memory/episodes/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    if (!deleteEpisode(db, agentId, id)) throw notFound('episode', id);
-    unindex('episode', id);
-    return { deleted: true, id };
+    const episode = getEpisode(db, agentId, id);
+    if (!episode) throw notFound('episode', id);
+    const result = await services.deletion.trash(agentId, 'episode', episode.summary, {
+      episodes: [id],
+    });
+    if (!result) throw notFound('episode', id);
+    return { deleted: true, id, trash_id: result.trashId };
   });
 
   // ---------- identity ----------
@@ -340,17 +335,26 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.delete('/memory/transcript/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    if (!deleteTranscriptRow(db, agentId, id)) throw notFound('transcript row', id);
-    unindex('transcript', id);
-    return { deleted: true, id };
+    const result = await services.deletion.trash(agentId, 'message', `Message ${id}`, {
+      transcript: [id],
+    });
+    if (!result) throw notFound('transcript row', id);
+    return { deleted: true, id, trash_id: result.trashId };
   });
 
   // ---------- consolidation ----------
 
-  app.post('/memory/consolidate', async (request): Promise<ConsolidationRun> => {
-    const body = parseWith(ConsolidateRequest, request.body ?? {});
-    return services.consolidator.run('manual', body.agent_id);
-  });
+  app.post(
+    '/memory/consolidate',
+    async (request): Promise<ConsolidationRun | ConsolidationDryRun> => {
+      const body = parseWith(ConsolidateRequest, request.body ?? {});
+      if (body.dry_run === true) {
+        const counts = await services.consolidator.dryRun(body.agent_id);
+        return { dry_run: true, agent_id: body.agent_id ?? null, counts };
+      }
+      return services.consolidator.run('manual', body.agent_id);
+    },
+  );
 
   app.get('/memory/consolidation/runs', async (request) => {
     const q = parseWith(RunsQuery, request.query, 'query');

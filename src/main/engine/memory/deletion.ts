@@ -1,0 +1,193 @@
+// Every deletion of memory goes through here (DESIGN §8, issue 12): rows move to the trash,
+// where they stay `trashDays` and can be restored, before anything is gone for good. Big
+// deletions (a conversation, an agent, a selection) are moved in batches, each its own short
+// transaction, with the event loop free between batches, so no request waits behind one.
+import type { Clock } from '../clock.ts';
+import type { Logger } from '../logger.ts';
+import type { VectorKind, VectorService } from '../services.ts';
+import type { Db } from '../store/migrate.ts';
+import {
+  allRowIdsOfAgent,
+  createTrashEntry,
+  episodeIdsOfConversation,
+  factIdsOnlyFrom,
+  getTrashEntry,
+  moveRowsToTrash,
+  purgeTrashBefore,
+  restoreTrashEntry,
+  rowTextsForIndex,
+  signalIdsOfConversation,
+  transcriptIdsOfConversation,
+  type RowKey,
+  type TrashEntryRecord,
+  type TrashTable,
+} from '../store/trash.ts';
+
+/** Rows moved per transaction: a few milliseconds of work each on this machine. */
+export const DELETE_BATCH = 250;
+const DAY_MS = 86_400_000;
+
+export interface DeletionServiceOptions {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** The vector index (optional: absent when embeddings are off). */
+  vectors?: VectorService | null;
+  /** Yields to the event loop between batches (a test may pass a synchronous one). */
+  yieldBetweenBatches?: () => Promise<void>;
+}
+
+/** What one deletion covers, per table (rows of other agents are never touched). */
+export type Selection = Partial<Record<Exclude<TrashTable, 'identity'>, readonly number[]>> & {
+  identity?: boolean;
+};
+
+export interface DeletionResult {
+  trashId: number;
+  /** Rows moved to the trash, per table. */
+  counts: Partial<Record<TrashTable, number>>;
+}
+
+const VECTOR_KIND: Partial<Record<TrashTable, VectorKind>> = {
+  transcript: 'transcript',
+  episodes: 'episode',
+  pinned_facts: 'pinned',
+};
+
+/** Order of moves: facts before the episodes they point at, signals before their rows. */
+const MOVE_ORDER: readonly Exclude<TrashTable, 'identity'>[] = [
+  'pinned_facts',
+  'episodes',
+  'pending_signals',
+  'transcript',
+];
+
+export interface DeletionService {
+  /** Moves a selection of one agent to the trash as one entry; null when nothing matched. */
+  trash(
+    agentId: string,
+    kind: string,
+    label: string,
+    selection: Selection,
+  ): Promise<DeletionResult | null>;
+  /** A whole conversation: transcript, its episode, facts only it supports, its signals. */
+  deleteConversation(agentId: string, conversationId: string): Promise<DeletionResult | null>;
+  /** Everything an agent has. */
+  deleteAgent(agentId: string): Promise<DeletionResult | null>;
+  /** Puts an entry back; null when there is no such entry. */
+  restore(trashId: number): Promise<TrashEntryRecord | null>;
+  /** Purges entries older than `trashDays`; returns how many. */
+  purgeExpired(trashDays: number): number;
+}
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export function createDeletionService(options: DeletionServiceOptions): DeletionService {
+  const { db, clock } = options;
+  const log = options.logger.child('trash');
+  const yieldNow = options.yieldBetweenBatches ?? nextTick;
+
+  const unindex = (table: TrashTable, ids: readonly number[]) => {
+    const kind = VECTOR_KIND[table];
+    if (!kind || !options.vectors) return;
+    for (const id of ids) options.vectors.remove(kind, id);
+  };
+
+  async function moveInBatches(
+    trashId: number,
+    agentId: string,
+    table: TrashTable,
+    keys: readonly RowKey[],
+  ): Promise<number> {
+    let moved = 0;
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+      if (i > 0) await yieldNow();
+      const batch = keys.slice(i, i + DELETE_BATCH);
+      moved += moveRowsToTrash(db, trashId, agentId, table, batch);
+      unindex(table, batch as number[]);
+    }
+    return moved;
+  }
+
+  async function trash(
+    agentId: string,
+    kind: string,
+    label: string,
+    selection: Selection,
+  ): Promise<DeletionResult | null> {
+    const trashId = createTrashEntry(db, { agentId, kind, label, now: clock.now() });
+    const counts: DeletionResult['counts'] = {};
+    for (const table of MOVE_ORDER) {
+      const ids = selection[table];
+      if (!ids || ids.length === 0) continue;
+      const n = await moveInBatches(trashId, agentId, table, ids);
+      if (n > 0) counts[table] = n;
+    }
+    if (selection.identity) {
+      const n = moveRowsToTrash(db, trashId, agentId, 'identity', [agentId]);
+      if (n > 0) counts.identity = n;
+    }
+    const entry = getTrashEntry(db, trashId);
+    if (!entry || entry.itemCount === 0) {
+      restoreTrashEntry(db, trashId); // empty: removes the entry
+      return null;
+    }
+    log.info('moved to trash', { kind, trashId, rows: entry.itemCount });
+    return { trashId, counts };
+  }
+
+  async function restore(trashId: number): Promise<TrashEntryRecord | null> {
+    const entry = getTrashEntry(db, trashId);
+    if (!entry) return null;
+    const result = restoreTrashEntry(db, trashId);
+    if (!result) return null;
+    log.info('restored from trash', { trashId, rows: entry.itemCount });
+    reindexRestored(result.restored, entry.agentId);
+    return entry;
+  }
+
+  /** Restored rows get their vectors again (they were removed with the rows). */
+  function reindexRestored(restored: Partial<Record<TrashTable, number[]>>, agentId: string): void {
+    const vectors = options.vectors;
+    if (!vectors) return;
+    const restoredIds: [VectorKind, number[] | undefined][] = [
+      ['transcript', restored.transcript],
+      ['episode', restored.episodes],
+      ['pinned', restored.pinned_facts],
+    ];
+    for (const [kind, ids] of restoredIds) {
+      if (!ids || ids.length === 0) continue;
+      vectors.indexRows(kind, rowTextsForIndex(db, kind, agentId, ids)).catch((err: unknown) => {
+        log.warn('re-embedding restored rows failed', { kind, err: (err as Error).message });
+      });
+    }
+  }
+
+  return {
+    trash,
+    async deleteConversation(agentId, conversationId) {
+      const episodes = episodeIdsOfConversation(db, agentId, conversationId);
+      return trash(agentId, 'conversation', `Conversation ${conversationId}`, {
+        pinned_facts: factIdsOnlyFrom(db, agentId, episodes),
+        episodes,
+        pending_signals: signalIdsOfConversation(db, agentId, conversationId),
+        transcript: transcriptIdsOfConversation(db, agentId, conversationId),
+      });
+    },
+    async deleteAgent(agentId) {
+      return trash(agentId, 'agent', `Agent ${agentId}`, {
+        pinned_facts: allRowIdsOfAgent(db, agentId, 'pinned_facts'),
+        episodes: allRowIdsOfAgent(db, agentId, 'episodes'),
+        pending_signals: allRowIdsOfAgent(db, agentId, 'pending_signals'),
+        transcript: allRowIdsOfAgent(db, agentId, 'transcript'),
+        identity: true,
+      });
+    },
+    restore,
+    purgeExpired(trashDays) {
+      const purged = purgeTrashBefore(db, clock.now() - trashDays * DAY_MS);
+      if (purged > 0) log.info('purged expired trash', { entries: purged });
+      return purged;
+    },
+  };
+}
