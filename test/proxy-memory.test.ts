@@ -49,12 +49,15 @@ describe('proxy with memory', () => {
     expect(sent.temperature).toBe(0.2);
     expect(sent.seed).toBe(7);
     expect(sent.messages.slice(0, 3)).toEqual(messages.slice(0, 3));
+    // After the user's text (DESIGN §9): the message keeps its beginning byte for byte.
     const last = sent.messages[3]!.content;
-    expect(last).toMatch(/^\[Memory\][\s\S]*Honeybadger[\s\S]*\[\/Memory\]\n\n/);
-    expect(last.endsWith('\n\n' + QUESTION)).toBe(true);
+    expect(last.startsWith(QUESTION + '\n\n')).toBe(true);
+    expect(last.slice(QUESTION.length + 2)).toMatch(
+      /^\[Memory\][\s\S]*Honeybadger[\s\S]*\[\/Memory\]$/,
+    );
   });
 
-  it('injects a leading text part for multimodal content', async () => {
+  it('injects a trailing text part for multimodal content', async () => {
     const content = [
       { type: 'text' as const, text: QUESTION },
       { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,AAAA' } },
@@ -68,9 +71,9 @@ describe('proxy with memory', () => {
     };
     const parts = sent.messages[0]!.content;
     expect(parts).toHaveLength(3);
-    expect(parts[0]!.type).toBe('text');
-    expect(parts[0]!.text).toContain('Honeybadger');
-    expect(parts.slice(1)).toEqual(content);
+    expect(parts.slice(0, 2)).toEqual(content);
+    expect(parts[2]!.type).toBe('text');
+    expect(parts[2]!.text).toContain('Honeybadger');
   });
 
   it('injects and records nothing when memory is disabled in the settings', async () => {

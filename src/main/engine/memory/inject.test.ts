@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { injectMemory } from './inject.ts';
+import { applyAddition, contentHash, injectMemory, memoryAdditionFor } from './inject.ts';
 import type { ChatMessageLike } from '../services.ts';
 
-const block = '[Memory]\nCurrent date: 2025-01-02\n## Pinned facts\n- likes tea\n[/Memory]';
+const block = '[Memory]\n## Pinned facts\n- likes tea\n[/Memory]';
 
 describe('injectMemory', () => {
-  it('prepends the block to the latest user message only', () => {
+  it('appends the block to the latest user message only', () => {
     const messages: ChatMessageLike[] = [
       { role: 'system', content: 'be nice' },
       { role: 'user', content: 'first' },
@@ -14,27 +14,13 @@ describe('injectMemory', () => {
     ];
     const out = injectMemory(messages, block);
     expect(out).not.toBe(messages);
-    expect(out[3]).toEqual({ role: 'user', content: `${block}\n\nwhat do I drink?` });
+    expect(out[3]).toEqual({ role: 'user', content: `what do I drink?\n\n${block}` });
     expect(out.slice(0, 3)).toEqual(messages.slice(0, 3));
     // the input is untouched
     expect(messages[3]?.content).toBe('what do I drink?');
   });
 
-  it('uses the latest user message even when an assistant or tool message follows it', () => {
-    const messages: ChatMessageLike[] = [
-      { role: 'user', content: 'a' },
-      { role: 'user', content: 'b' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 't' }] },
-      { role: 'tool', content: 'result', tool_call_id: 't' },
-    ];
-    const out = injectMemory(messages, block);
-    expect(out[0]?.content).toBe('a');
-    expect(out[1]?.content).toBe(`${block}\n\nb`);
-    expect(out[2]).toBe(messages[2]);
-    expect(out[3]).toBe(messages[3]);
-  });
-
-  it('adds a leading text part to content-part messages and keeps other fields', () => {
+  it('adds a trailing text part to content-part messages and keeps other fields', () => {
     const parts = [
       { type: 'text', text: 'what is in this picture?' },
       { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
@@ -44,7 +30,7 @@ describe('injectMemory', () => {
     expect(out[0]).toEqual({
       role: 'user',
       name: 'bob',
-      content: [{ type: 'text', text: block }, ...parts],
+      content: [...parts, { type: 'text', text: block }],
     });
     expect(parts).toHaveLength(2);
   });
@@ -59,5 +45,37 @@ describe('injectMemory', () => {
   it('handles empty and null user content', () => {
     expect(injectMemory([{ role: 'user', content: '' }], block)[0]?.content).toBe(block);
     expect(injectMemory([{ role: 'user', content: null }], block)[0]?.content).toBe(block);
+  });
+});
+
+describe('memory additions', () => {
+  it('puts the block after tool results, as its own part of the format', () => {
+    const content = [
+      { type: 'tool_result', tool_use_id: 't1', content: 'sunny' },
+      { type: 'text', text: 'and tomorrow?' },
+    ];
+    const addition = memoryAdditionFor(content, block, 'text');
+    const out = applyAddition(content, addition) as unknown[];
+    expect(out.slice(0, 2)).toEqual(content);
+    expect(out[2]).toEqual({ type: 'text', text: block });
+    expect(memoryAdditionFor(content, block, 'input_text').added).toBe(
+      JSON.stringify({ type: 'input_text', text: block }),
+    );
+  });
+
+  it('re-applies exactly the same bytes', () => {
+    const a = memoryAdditionFor('hello', block);
+    expect(JSON.stringify(applyAddition('hello', a))).toBe(
+      JSON.stringify(applyAddition('hello', a)),
+    );
+    expect(applyAddition('hello', a)).toBe(`hello\n\n${block}`);
+  });
+
+  it('hashes content without the cache_control marks clients move between turns', () => {
+    const marked = [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }];
+    const plain = [{ type: 'text', text: 'hi' }];
+    expect(contentHash(marked)).toBe(contentHash(plain));
+    expect(contentHash(plain)).not.toBe(contentHash([{ type: 'text', text: 'hi!' }]));
+    expect(contentHash('hi')).not.toBe(contentHash(plain));
   });
 });

@@ -20,7 +20,9 @@ export type MemorySkipReason =
   /** A side request of the client (title, summary, safety check), not the user's turn. */
   | 'auxiliary'
   /** The request has no user text to look memory up for. */
-  | 'no-user-text';
+  | 'no-user-text'
+  /** The newest user message was sent before and got its block then (a retry): re-used. */
+  | 'resent';
 
 export interface MemoryTurnDeps {
   services: EngineServices;
@@ -69,8 +71,12 @@ export interface MemoryTurn {
 export function memoryHeaderValue(
   turn: Pick<MemoryTurn, 'block' | 'tokens' | 'section' | 'reason'>,
 ): string {
-  if (turn.block !== '') return `injected; tokens=${turn.tokens}; section=${turn.section}`;
+  if (turn.block !== '') return injectedHeaderValue(turn.section, turn.tokens);
   return `none; reason=${turn.reason ?? 'nothing-relevant'}`;
+}
+
+export function injectedHeaderValue(section: string, tokens: number): string {
+  return `injected; tokens=${tokens}; section=${section}`;
 }
 
 const PAUSED: MemoryTurn = {

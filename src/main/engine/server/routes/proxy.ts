@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ChatCompletionRequest } from '../../../../shared/api.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
-import { injectMemory } from '../../memory/inject.ts';
+import type { MessageContent } from '../../memory/inject.ts';
 import type { ChatMessageLike, EngineServices } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import {
@@ -13,12 +13,8 @@ import {
 } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { errorBody } from '../error-handler.ts';
-import {
-  beginMemoryTurn,
-  MEMORY_HEADER,
-  type MemoryTurn,
-  memoryHeaderValue,
-} from '../memory-turn.ts';
+import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
+import { type PlacedMemory, placeMemory, type UserMessageSlot } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
 
 // DESIGN §5: the OpenAI-compatible proxy. Without X-Osaurus-Agent-Id it is a pure
@@ -98,6 +94,25 @@ export function readSseTranscript(sse: string): { text: string; completed: boole
     }
   }
   return { text, completed };
+}
+
+/** The user messages of a chat request, as sticky-memory slots. */
+function userSlots(messages: ChatMessageLike[]): UserMessageSlot[] {
+  const slots: UserMessageSlot[] = [];
+  messages.forEach((m, index) => {
+    if (m.role === 'user') slots.push({ index, content: m.content });
+  });
+  return slots;
+}
+
+/** The messages with the given contents substituted (new objects; the input is untouched). */
+function withContents(
+  messages: ChatMessageLike[],
+  contents: Map<number, MessageContent>,
+): ChatMessageLike[] {
+  return messages.map((m, i) =>
+    contents.has(i) ? { ...m, content: contents.get(i) as ChatMessageLike['content'] } : m,
+  );
 }
 
 function upstreamOf(services: EngineServices): ProviderClient {
@@ -246,27 +261,34 @@ export function registerProxyRoutes(
           break;
         }
       }
-      // A tool-result continuation ends with a tool message: its user message was
-      // recorded with the earlier turn, so only the answer is recorded this time.
+      // A tool-result continuation ends with tool messages: its user message was answered
+      // (and recorded, with its block) in the earlier turn; only the answer is recorded now.
+      const toolContinuation =
+        latestUser >= 0 && messages.slice(latestUser + 1).some((m) => m.role === 'tool');
       const lastIsUser = latestUser === messages.length - 1;
       const userText = latestUser >= 0 ? messageText(messages[latestUser]) : null;
+      let placed: PlacedMemory;
       try {
-        turn = await beginMemoryTurn(memoryDeps, {
+        placed = await placeMemory(memoryDeps, {
           protocol: 'chat',
           agentId,
           conversationId,
           userText,
-          skip: null,
+          skip: toolContinuation ? 'tool-continuation' : null,
           recordUser: lastIsUser,
           startedAt,
           signal: abort.signal,
+          userMessages: userSlots(messages),
+          newestIndex: latestUser >= 0 ? latestUser : null,
+          partType: 'text',
         });
       } catch {
         return clientGone(reply);
       }
-      reply.header(MEMORY_HEADER, memoryHeaderValue(turn));
-      if (turn.block !== '') {
-        payload = JSON.stringify({ ...body, messages: injectMemory(messages, turn.block) });
+      turn = placed.turn;
+      reply.header(MEMORY_HEADER, placed.header);
+      if (placed.contents.size > 0) {
+        payload = JSON.stringify({ ...body, messages: withContents(messages, placed.contents) });
       }
       // Memory switched off in the settings: nothing is injected and nothing is recorded.
       if (!turn.active) turn = null;

@@ -1,0 +1,86 @@
+// What Cairn added to user messages, per conversation (migration 007, DESIGN §9 "sticky"):
+// read on every request with memory, written when a fresh block is placed. Every query is
+// scoped by agent_id and conversation_id.
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
+import type { Db } from './migrate.ts';
+
+export interface MemoryAddition {
+  messageIndex: number;
+  contentHash: string;
+  /** `suffix`: text appended to string content; `part`: a JSON content part appended. */
+  shape: 'suffix' | 'part';
+  /** The exact text (suffix) or the exact serialised part. */
+  added: string;
+  section: string;
+  tokens: number;
+}
+
+interface AdditionRow {
+  message_index: number;
+  content_hash: string;
+  shape: 'suffix' | 'part';
+  added: string;
+  section: string;
+  tokens: number;
+}
+
+// Read on every request that carries the agent header: prepared once per connection.
+const selectStatements = new WeakMap<Db, Statement>();
+
+/** Every addition remembered for a conversation. */
+export function listMemoryAdditions(
+  db: Db,
+  agentId: string,
+  conversationId: string,
+): MemoryAddition[] {
+  let select = selectStatements.get(db);
+  if (!select) {
+    select = db.prepare(
+      `SELECT message_index, content_hash, shape, added, section, tokens
+         FROM memory_additions WHERE agent_id = ? AND conversation_id = ?`,
+    );
+    selectStatements.set(db, select);
+  }
+  return (select.all(agentId, conversationId) as AdditionRow[]).map((r) => ({
+    messageIndex: r.message_index,
+    contentHash: r.content_hash,
+    shape: r.shape,
+    added: r.added,
+    section: r.section,
+    tokens: r.tokens,
+  }));
+}
+
+/** Remembers an addition; the first one for a message wins (a resend re-uses it). */
+export function saveMemoryAddition(
+  db: Db,
+  agentId: string,
+  conversationId: string,
+  addition: MemoryAddition,
+  now: number,
+): void {
+  db.prepare(
+    `INSERT OR IGNORE INTO memory_additions
+       (agent_id, conversation_id, message_index, content_hash, shape, added, section, tokens, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    agentId,
+    conversationId,
+    addition.messageIndex,
+    addition.contentHash,
+    addition.shape,
+    addition.added,
+    addition.section,
+    addition.tokens,
+    now,
+  );
+}
+
+/** Forgets the additions of one conversation, or of every conversation of the agent. */
+export function deleteMemoryAdditions(db: Db, agentId: string, conversationId?: string): number {
+  return conversationId === undefined
+    ? db.prepare('DELETE FROM memory_additions WHERE agent_id = ?').run(agentId).changes
+    : db
+        .prepare('DELETE FROM memory_additions WHERE agent_id = ? AND conversation_id = ?')
+        .run(agentId, conversationId).changes;
+}
