@@ -151,6 +151,23 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       );
       return;
     }
+    if (req.method === 'POST' && path === '/v1/completions') {
+      // Text completions (raw prompts, fill-in-the-middle): the queued chat's content as text.
+      const script = queue.shift() ?? responder(record);
+      const text = script.kind === 'chat' ? script.content : 'ok';
+      const model = (body as { model?: string } | undefined)?.model ?? 'scripted-model';
+      const choice = { index: 0, text, finish_reason: 'stop', logprobs: null };
+      if ((body as { stream?: boolean } | undefined)?.stream === true) {
+        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+        writeSse(res, record, { object: 'text_completion', model, choices: [choice] });
+        writeSse(res, record, '[DONE]');
+        res.end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'text_completion', model, choices: [choice] }));
+      return;
+    }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `no route ${path}`, type: 'not_found' } }));
@@ -160,7 +177,9 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     const script = queue.shift() ?? responder(record);
     const wantsStream = (body as { stream?: boolean } | undefined)?.stream === true;
     const model = (body as { model?: string } | undefined)?.model ?? 'scripted-model';
-    await play(script, res, record, wantsStream, model);
+    const usage = (body as { stream_options?: { include_usage?: boolean } } | undefined)
+      ?.stream_options?.include_usage;
+    await play(script, res, record, wantsStream, model, usage === true);
   };
 
   const writeSse = (res: ServerResponse, record: RecordedRequest, data: unknown): void => {
@@ -174,6 +193,8 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     record: RecordedRequest,
     wantsStream: boolean,
     model: string,
+    /** The client asked for the usage chunk at the end of a stream (stream_options). */
+    includeUsage = false,
   ): Promise<void> => {
     switch (script.kind) {
       case 'chat': {
@@ -191,6 +212,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
             record,
             true,
             model,
+            includeUsage,
           );
         }
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -228,6 +250,17 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
         }
         if (script.hangAfter) return;
         writeSse(res, record, chunk(m, {}, 'stop'));
+        if (includeUsage) {
+          writeSse(res, record, {
+            ...chunk(m, {}, null),
+            choices: [],
+            usage: {
+              prompt_tokens: 10,
+              completion_tokens: script.chunks.length,
+              total_tokens: 10 + script.chunks.length,
+            },
+          });
+        }
         writeSse(res, record, '[DONE]');
         res.end();
         return;

@@ -47,6 +47,8 @@ export interface EngineConfig {
   /** Upstream from the CLI/env; wins over the providers in the settings. */
   upstreamUrl?: string;
   upstreamApiKey?: string;
+  /** Ollama's native API (CAIRN_OLLAMA_URL): /api/* is passed through to it, not translated. */
+  ollamaUpstreamUrl?: string;
   /** Upstream answer / inter-chunk timeout (default 300 s). */
   upstreamTimeoutMs?: number;
   /** Core Model for distillation and the llm gate; overrides the setting while running. */
@@ -198,6 +200,14 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       },
     });
 
+    const ollamaUpstream = config.ollamaUpstreamUrl
+      ? createUpstreamClient({
+          settings,
+          logger,
+          config: { upstreamUrl: config.ollamaUpstreamUrl, timeoutMs: config.upstreamTimeoutMs },
+        })
+      : null;
+
     const current = settings.get();
     const embedderConfig = config.embedder ?? {};
     const embedder = createEmbedder({
@@ -267,6 +277,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       chatBodyLimit: config.chatBodyLimit,
       ingestBodyLimit: config.ingestBodyLimit,
       staticUiDir,
+      ollamaUpstream,
     };
     const host = config.host ?? '127.0.0.1';
     const extraHosts = [...(config.allowedHosts ?? [])];
@@ -318,6 +329,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           await background.drain(3000);
           await writer.close().catch((err: unknown) => log.error('writer close failed', { err }));
           upstream.close();
+          ollamaUpstream?.close();
           await embedder.close().catch(() => {});
           try {
             db.pragma('wal_checkpoint(TRUNCATE)');

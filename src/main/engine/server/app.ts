@@ -15,10 +15,12 @@ import { registerRecoveryKeyRoutes } from './routes/recovery-key.ts';
 import { registerMemoryAdminRoutes } from './routes/memory-admin.ts';
 import { registerMemoryReadRoutes } from './routes/memory-read.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
+import { registerOllamaRoutes } from './routes/ollama.ts';
 import { registerBackupRoutes } from './routes/backup.ts';
 import { registerSecurity } from './security.ts';
 import { registerTrashRoutes } from './routes/trash.ts';
 import { createInlineTranscriptWriter, type TranscriptWriter } from '../store/transcript-writer.ts';
+import type { ProviderClient } from '../upstream/upstream-client.ts';
 import { registerStaticUi } from './static-ui.ts';
 
 declare module 'fastify' {
@@ -52,6 +54,8 @@ export interface AppOptions {
    * until there are none (default: not counted).
    */
   activity?: Activity;
+  /** Ollama's native API upstream; absent: /api/* is translated to the OpenAI upstream. */
+  ollamaUpstream?: ProviderClient | null;
 }
 
 /**
@@ -143,6 +147,12 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
     background,
     writer,
     chatBodyLimit: options.chatBodyLimit ?? 10 * MiB,
+  });
+  registerOllamaRoutes(app, services, {
+    background,
+    writer,
+    chatBodyLimit: options.chatBodyLimit ?? 10 * MiB,
+    ollamaUpstream: options.ollamaUpstream ?? null,
   });
   registerIngestRoutes(app, services, {
     background,

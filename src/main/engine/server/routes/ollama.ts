@@ -1,0 +1,412 @@
+// Ollama's native API (DESIGN §9, issue 13) for clients that speak it (Open WebUI, Continue):
+// GET /api/version, GET /api/tags, POST /api/show, POST /api/chat, POST /api/generate.
+//
+// With an Ollama upstream (--ollama-upstream / CAIRN_OLLAMA_URL) every request is passed
+// through natively, the client's bytes as they came and the answer's bytes as they arrive.
+// Without one, requests are translated to the OpenAI-compatible upstream and the answers back
+// (server/ollama-openai.ts). /api/generate is autocomplete traffic and never gets memory; a
+// chat request without messages (load) or with `keep_alive: 0` and none (unload) is a model
+// control request and is never touched. Errors answer in Ollama's shape `{"error": "..."}`.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  OllamaChatRequest,
+  OllamaGenerateRequest,
+  OllamaShowRequest,
+} from '../../../../shared/ollama.ts';
+import { ErrorCode } from '../../../../shared/errors.ts';
+import { CairnError, isCairnError } from '../../errors.ts';
+import type { EngineServices } from '../../services.ts';
+import type { TranscriptWriter } from '../../store/transcript-writer.ts';
+import {
+  isProviderClient,
+  type ProviderClient,
+  type UpstreamResponse,
+} from '../../upstream/upstream-client.ts';
+import type { BackgroundTasks } from '../background.ts';
+import {
+  createOllamaStreamTranslator,
+  fromOpenAiCompletion,
+  loadAnswer,
+  showFromOpenAiModel,
+  tagsFromOpenAiModels,
+  toOpenAiChat,
+  toOpenAiGenerate,
+  wantsStream,
+  type OllamaKind,
+} from '../ollama-openai.ts';
+import { parseWith } from '../validate.ts';
+
+export interface OllamaRouteOptions {
+  background: BackgroundTasks;
+  writer: TranscriptWriter;
+  chatBodyLimit: number;
+  /** The native Ollama upstream; null: translate to the OpenAI-compatible upstream. */
+  ollamaUpstream: ProviderClient | null;
+}
+
+const NDJSON = 'application/x-ndjson';
+
+/**
+ * The API's errors (`{"error":{"message",...}}`, from the one error handler, the security
+ * hook included) rewritten into Ollama's `{"error":"..."}`, which every Ollama client reads.
+ */
+async function ollamaErrorShape(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): Promise<unknown> {
+  if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+  try {
+    const body = JSON.parse(payload) as { error?: { message?: unknown } };
+    if (typeof body.error === 'object' && typeof body.error?.message === 'string') {
+      return JSON.stringify({ error: body.error.message });
+    }
+  } catch {
+    // not JSON: left as it is
+  }
+  return payload;
+}
+
+function openAiUpstream(services: EngineServices): ProviderClient {
+  const u = services.upstream;
+  if (!isProviderClient(u)) {
+    throw new CairnError(ErrorCode.NoUpstream, 'No upstream model provider is configured.');
+  }
+  return u;
+}
+
+/** Aborts when the client goes away before the response was fully written. */
+function clientAbort(reply: FastifyReply): AbortController {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller;
+}
+
+/** The client closed the connection: nothing can be sent; end the request quietly. */
+function endQuietly(reply: FastifyReply): FastifyReply {
+  reply.hijack();
+  if (!reply.raw.destroyed) reply.raw.destroy();
+  return reply;
+}
+
+const brokenStream = () =>
+  new CairnError(
+    ErrorCode.UpstreamError,
+    'The upstream provider closed the stream before the answer was complete.',
+    { status: 502 },
+  );
+
+interface RelayHooks {
+  /** What to write for an upstream chunk (the chunk itself for a pass-through). */
+  transform(chunk: Buffer): Buffer | string;
+  /** What to write once the upstream finished properly. */
+  end(): string;
+}
+
+/**
+ * Writes the upstream body to the client as it arrives. A failure after the headers were
+ * sent (upstream broke off or went silent) ends the stream with Ollama's error line, which
+ * Ollama clients raise as an error. Resolves ok=false when the answer did not complete.
+ */
+function relay(
+  reply: FastifyReply,
+  res: UpstreamResponse,
+  contentType: string,
+  idleMs: number,
+  abort: AbortController,
+  hooks: RelayHooks,
+): Promise<boolean> {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(res.status, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'content-type': contentType,
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+  raw.flushHeaders();
+  const body = res.body;
+  return new Promise((resolve) => {
+    let done = false;
+    let idle: NodeJS.Timeout | undefined;
+    const finish = (failure: CairnError | null, ok: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(idle);
+      body.off('data', onData);
+      if (!ok && !body.destroyed) body.destroy();
+      if (!raw.writableEnded && !raw.destroyed) {
+        if (ok) raw.write(hooks.end());
+        else if (failure) raw.write(JSON.stringify({ error: failure.message }) + '\n');
+        raw.end();
+      }
+      resolve(ok);
+    };
+    const armIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(
+        () =>
+          finish(
+            new CairnError(
+              ErrorCode.UpstreamTimeout,
+              `The upstream provider stopped sending for ${Math.round(idleMs / 1000)} s.`,
+            ),
+            false,
+          ),
+        idleMs,
+      );
+    };
+    const onData = (chunk: Buffer) => {
+      if (abort.signal.aborted) return;
+      const out = hooks.transform(chunk);
+      if (out.length > 0) raw.write(out);
+      armIdle();
+    };
+    armIdle();
+    body.on('data', onData);
+    body.once('end', () => finish(null, !abort.signal.aborted));
+    body.once('error', () => finish(abort.signal.aborted ? null : brokenStream(), false));
+    body.once('close', () => finish(abort.signal.aborted ? null : brokenStream(), false));
+    abort.signal.addEventListener('abort', () => finish(null, false), { once: true });
+  });
+}
+
+/** Reads a whole upstream answer; a cut-off answer is an upstream error (502). */
+async function readAll(res: UpstreamResponse): Promise<string> {
+  try {
+    return await res.text();
+  } catch (err) {
+    if (isCairnError(err)) throw err;
+    throw new CairnError(
+      ErrorCode.UpstreamError,
+      'The upstream provider closed the connection before the answer was complete.',
+      { status: 502, cause: err },
+    );
+  }
+}
+
+function parseUpstreamJson<T>(text: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new CairnError(ErrorCode.UpstreamError, 'The upstream provider sent invalid JSON.', {
+      status: 502,
+      cause: err,
+    });
+  }
+}
+
+/** The assistant text of a native Ollama answer (NDJSON stream or one object). */
+export function readOllamaAnswer(text: string): { text: string; completed: boolean } {
+  let answer = '';
+  let completed = false;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const obj = JSON.parse(line) as {
+        message?: { content?: unknown };
+        response?: unknown;
+        done?: unknown;
+      };
+      const piece = obj.message?.content ?? obj.response;
+      if (typeof piece === 'string') answer += piece;
+      if (obj.done === true) completed = true;
+    } catch {
+      // not an answer line
+    }
+  }
+  return { text: answer, completed };
+}
+
+/** Whether a control request unloads (`keep_alive: 0`, in any of Ollama's spellings). */
+function isUnload(keepAlive: unknown): boolean {
+  return keepAlive === 0 || keepAlive === '0' || keepAlive === '0s' || keepAlive === '0m';
+}
+
+export function registerOllamaRoutes(
+  app: FastifyInstance,
+  services: EngineServices,
+  options: OllamaRouteOptions,
+): void {
+  const native = options.ollamaUpstream;
+  const routeOptions = { onSend: ollamaErrorShape };
+  const clock = services.clock;
+
+  /** A native call relayed byte for byte (status, content type and body). */
+  const passThrough = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    upstream: ProviderClient,
+    method: 'GET' | 'POST',
+    path: string,
+    payload?: string,
+  ): Promise<{ reply: FastifyReply; answer: Promise<string | null> }> => {
+    const abort = clientAbort(reply);
+    let res: UpstreamResponse;
+    try {
+      res = await upstream.forward({ method, path, body: payload, signal: abort.signal });
+    } catch (err) {
+      if (abort.signal.aborted && !isCairnError(err)) {
+        return { reply: endQuietly(reply), answer: Promise.resolve(null) };
+      }
+      throw err;
+    }
+    const copy: Buffer[] = [];
+    const ok = relay(
+      reply,
+      res,
+      res.contentType ?? 'application/json',
+      upstream.timeoutMs(),
+      abort,
+      {
+        transform: (chunk) => {
+          copy.push(chunk);
+          return chunk;
+        },
+        end: () => '',
+      },
+    );
+    return {
+      reply,
+      answer: ok.then((done) => (done ? Buffer.concat(copy).toString('utf8') : null)),
+    };
+  };
+
+  /** An /api/chat or /api/generate request answered by the OpenAI-compatible upstream. */
+  const translated = async (
+    reply: FastifyReply,
+    kind: OllamaKind,
+    model: string,
+    stream: boolean,
+    call: { path: string; body: Record<string, unknown> },
+    startedAt: number,
+  ): Promise<{ reply: FastifyReply; answer: Promise<string | null> }> => {
+    const upstream = openAiUpstream(services);
+    const abort = clientAbort(reply);
+    let res: UpstreamResponse;
+    try {
+      res = await upstream.forward({
+        method: 'POST',
+        path: call.path,
+        body: JSON.stringify(call.body),
+        signal: abort.signal,
+      });
+    } catch (err) {
+      if (abort.signal.aborted && !isCairnError(err)) {
+        return { reply: endQuietly(reply), answer: Promise.resolve(null) };
+      }
+      throw err;
+    }
+    if ((res.contentType ?? '').includes('text/event-stream')) {
+      const translator = createOllamaStreamTranslator(kind, model, startedAt);
+      const ok = relay(reply, res, NDJSON, upstream.timeoutMs(), abort, {
+        transform: (chunk) => translator.push(chunk.toString('utf8'), clock.now()),
+        end: () => translator.finish(clock.now()),
+      });
+      const answer = ok.then((done) => (done ? translator.text() : null));
+      return { reply, answer };
+    }
+    let text: string;
+    try {
+      text = await readAll(res);
+    } catch (err) {
+      if (abort.signal.aborted) return { reply: endQuietly(reply), answer: Promise.resolve(null) };
+      throw err;
+    }
+    const completion = parseUpstreamJson<Parameters<typeof fromOpenAiCompletion>[2]>(text);
+    const out = fromOpenAiCompletion(kind, model, completion, {
+      startedAt,
+      firstTokenAt: null,
+      endedAt: clock.now(),
+    });
+    // A stream was asked for but the upstream answered whole: one closing NDJSON line.
+    if (stream)
+      reply
+        .code(200)
+        .type(NDJSON)
+        .send(JSON.stringify(out) + '\n');
+    else reply.code(200).send(out);
+    const message = (out.message as { content?: string } | undefined)?.content;
+    return { reply, answer: Promise.resolve(message ?? (out.response as string) ?? '') };
+  };
+
+  app.get('/api/version', routeOptions, async (request, reply) => {
+    if (native) return (await passThrough(request, reply, native, 'GET', '/api/version')).reply;
+    return { version: services.version };
+  });
+
+  app.get('/api/tags', routeOptions, async (request, reply) => {
+    if (native) return (await passThrough(request, reply, native, 'GET', '/api/tags')).reply;
+    return tagsFromOpenAiModels(await openAiModels(reply));
+  });
+
+  app.post('/api/show', routeOptions, async (request, reply) => {
+    const body = parseWith(OllamaShowRequest, request.body);
+    if (native) {
+      return (await passThrough(request, reply, native, 'POST', '/api/show', request.rawBody))
+        .reply;
+    }
+    const name = (body.model ?? body.name)!;
+    const shown = showFromOpenAiModel(await openAiModels(reply), name);
+    if (!shown) throw new CairnError(ErrorCode.NotFound, `model '${name}' not found`);
+    return shown;
+  });
+
+  /** The OpenAI-compatible upstream's model list. */
+  const openAiModels = async (reply: FastifyReply) => {
+    const upstream = openAiUpstream(services);
+    const abort = clientAbort(reply);
+    const res = await upstream.forward({ method: 'GET', path: '/models', signal: abort.signal });
+    return parseUpstreamJson<Parameters<typeof tagsFromOpenAiModels>[0]>(await readAll(res));
+  };
+
+  app.post(
+    '/api/generate',
+    { ...routeOptions, bodyLimit: options.chatBodyLimit },
+    async (request, reply) => {
+      const startedAt = clock.now();
+      const body = parseWith(OllamaGenerateRequest, request.body);
+      if (native) {
+        const payload = request.rawBody ?? JSON.stringify(body);
+        return (await passThrough(request, reply, native, 'POST', '/api/generate', payload)).reply;
+      }
+      if (body.prompt === undefined || body.prompt === '') {
+        if (body.suffix === undefined || body.suffix === '') {
+          const reason = isUnload(body.keep_alive) ? 'unload' : 'load';
+          return loadAnswer('generate', body.model, clock.now(), reason);
+        }
+      }
+      const call = toOpenAiGenerate(body);
+      return (await translated(reply, 'generate', body.model, wantsStream(body), call, startedAt))
+        .reply;
+    },
+  );
+
+  app.post(
+    '/api/chat',
+    { ...routeOptions, bodyLimit: options.chatBodyLimit },
+    async (request, reply) => {
+      const startedAt = clock.now();
+      const body = parseWith(OllamaChatRequest, request.body);
+      const messages = body.messages ?? [];
+      // A load or unload request: nothing to answer, nothing to remember.
+      if (messages.length === 0) {
+        if (native) {
+          const payload = request.rawBody ?? JSON.stringify(body);
+          return (await passThrough(request, reply, native, 'POST', '/api/chat', payload)).reply;
+        }
+        const reason = isUnload(body.keep_alive) ? 'unload' : 'load';
+        return loadAnswer('chat', body.model, clock.now(), reason);
+      }
+      if (native) {
+        const payload = request.rawBody ?? JSON.stringify(body);
+        return (await passThrough(request, reply, native, 'POST', '/api/chat', payload)).reply;
+      }
+      const call = { path: '/chat/completions', body: toOpenAiChat(body, messages) };
+      return (await translated(reply, 'chat', body.model, wantsStream(body), call, startedAt))
+        .reply;
+    },
+  );
+}
