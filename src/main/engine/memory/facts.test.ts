@@ -108,9 +108,10 @@ describe('storeDigest', () => {
       listEpisodes(d, { agentId: 'a', limit: 10, offset: 0 }),
       getIdentity(d, 'a'),
     ]);
-    expect(all).not.toMatch(/4321|secret fact|Batman|account 1234|private/);
-    expect(facts(d).map((f) => f.content)).toEqual(['User PIN is']);
-    expect(getIdentity(d, 'a').overrides).toEqual(['User is Ada']);
+    expect(all).not.toMatch(/4321|secret fact|Batman|account 1234|<\/?private/);
+    // A fact that was nothing but a private span is dropped, not stored as "[private]".
+    expect(facts(d).map((f) => f.content)).toEqual(['User PIN is [private]']);
+    expect(getIdentity(d, 'a').overrides).toEqual(['User is [private] Ada']);
   });
 
   it('keeps one episode per conversation and links facts to it', async () => {

@@ -9,7 +9,7 @@ import type { Db } from '../store/migrate.ts';
 import { upsertConversationEpisode } from '../store/episodes.ts';
 import { appendIdentityOverrides } from '../store/identity.ts';
 import { bumpPinnedSource, insertPinned, listFactTexts } from '../store/pinned.ts';
-import { stripPrivate } from './private.ts';
+import { isOnlyPrivate, stripPrivate } from './private.ts';
 
 export const JACCARD_DUPLICATE = 0.6;
 export const COSINE_DUPLICATE = 0.9;
@@ -31,9 +31,12 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
-/** Every text of the digest with `<private>` spans removed; items left empty are dropped. */
+/**
+ * Every text of the digest with `<private>` spans replaced; items that said nothing else are
+ * dropped (a fact reading "[private]" is no fact).
+ */
 export function stripDigest(d: Digest): Digest {
-  const list = (xs: string[]) => xs.map(stripPrivate).filter((x) => x.length > 0);
+  const list = (xs: string[]) => xs.filter((x) => !isOnlyPrivate(x)).map(stripPrivate);
   return {
     episode: {
       ...d.episode,
@@ -44,8 +47,8 @@ export function stripDigest(d: Digest): Digest {
       action_items: list(d.episode.action_items),
     },
     pinned_candidates: d.pinned_candidates
-      .map((c) => ({ ...c, content: stripPrivate(c.content), tags: list(c.tags) }))
-      .filter((c) => c.content.length > 0),
+      .filter((c) => !isOnlyPrivate(c.content))
+      .map((c) => ({ ...c, content: stripPrivate(c.content), tags: list(c.tags) })),
     identity_facts: list(d.identity_facts),
   };
 }

@@ -1,6 +1,7 @@
 // Episodes (DESIGN §3): one per distilled conversation. List columns are JSON arrays; times
 // are ms since the epoch. FTS and vector rows follow by trigger (001). Every query is scoped
-// by agent_id.
+// by agent_id. Every text written here has its `<private>` spans replaced first (DESIGN §6).
+import { stripPrivate } from '../memory/private.ts';
 import type { Db } from './migrate.ts';
 
 export interface EpisodeRecord {
@@ -39,6 +40,11 @@ export function parseJsonList(json: string): string[] {
   }
 }
 
+/** A list column as stored: JSON, each item with its private spans replaced. */
+function storedList(items: readonly string[]): string {
+  return JSON.stringify(items.map(stripPrivate));
+}
+
 export function toEpisodeRecord(r: EpisodeRow): EpisodeRecord {
   return {
     ...r,
@@ -72,11 +78,11 @@ export function insertEpisode(db: Db, e: EpisodeInput, now: number): number {
       .run(
         e.agentId,
         e.conversationId,
-        e.summary,
-        JSON.stringify(e.topics),
-        JSON.stringify(e.entities),
-        JSON.stringify(e.decisions),
-        JSON.stringify(e.actionItems),
+        stripPrivate(e.summary),
+        storedList(e.topics),
+        storedList(e.entities),
+        storedList(e.decisions),
+        storedList(e.actionItems),
         e.salience,
         e.conversationAt,
         now,
@@ -107,11 +113,11 @@ export function upsertConversationEpisode(
            salience = ?, conversation_at = ?, updated_at = ?
          WHERE id = ? AND agent_id = ?`,
       ).run(
-        e.summary,
-        JSON.stringify(e.topics),
-        JSON.stringify(e.entities),
-        JSON.stringify(e.decisions),
-        JSON.stringify(e.actionItems),
+        stripPrivate(e.summary),
+        storedList(e.topics),
+        storedList(e.entities),
+        storedList(e.decisions),
+        storedList(e.actionItems),
         Math.max(existing.salience, e.salience),
         e.conversationAt,
         now,
@@ -183,13 +189,13 @@ export function updateEpisode(
   const params: (string | number)[] = [];
   if (patch.summary !== undefined) {
     sets.push('summary = ?');
-    params.push(patch.summary);
+    params.push(stripPrivate(patch.summary));
   }
   for (const k of ['topics', 'entities', 'decisions', 'action_items'] as const) {
     const v = patch[k];
     if (v !== undefined) {
       sets.push(`${k} = ?`);
-      params.push(JSON.stringify(v));
+      params.push(storedList(v));
     }
   }
   if (patch.salience !== undefined) {

@@ -1,6 +1,7 @@
 // Identity repository: per-agent narrative + always-on overrides (DESIGN §3). Tiny, always
 // injected by the read path. Every query is scoped by agent_id.
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
+import { stripPrivate } from '../memory/private.ts';
 import type { Db } from './migrate.ts';
 
 export interface IdentityRecord {
@@ -50,7 +51,10 @@ export function getIdentity(db: Db, agentId: string): IdentityRecord {
   };
 }
 
-/** Replaces narrative and/or overrides (fields left undefined are kept). */
+/**
+ * Replaces narrative and/or overrides (fields left undefined are kept). Every write of the
+ * identity comes here: private spans are replaced by `[private]` (DESIGN §6).
+ */
 export function putIdentity(
   db: Db,
   agentId: string,
@@ -58,8 +62,8 @@ export function putIdentity(
   now: number,
 ): IdentityRecord {
   const current = getIdentity(db, agentId);
-  const narrative = patch.narrative ?? current.narrative;
-  const overrides = patch.overrides ?? current.overrides;
+  const narrative = stripPrivate(patch.narrative ?? current.narrative);
+  const overrides = (patch.overrides ?? current.overrides).map(stripPrivate);
   db.prepare(
     `INSERT INTO identity (agent_id, narrative, overrides, updated_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (agent_id) DO UPDATE SET narrative = excluded.narrative,

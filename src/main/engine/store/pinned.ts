@@ -1,5 +1,7 @@
 // Pinned facts (DESIGN §3): durable facts with salience, usage and provenance. FTS and vector
-// rows follow by trigger (001). Every query is scoped by agent_id.
+// rows follow by trigger (001). Every query is scoped by agent_id. Text written here has its
+// `<private>` spans replaced first (DESIGN §6).
+import { stripPrivate } from '../memory/private.ts';
 import type { Db } from './migrate.ts';
 import { parseJsonList } from './episodes.ts';
 
@@ -48,9 +50,9 @@ export function insertPinned(db: Db, p: PinnedInput, now: number): number {
       )
       .run(
         p.agentId,
-        p.content,
+        stripPrivate(p.content),
         p.salience,
-        JSON.stringify(p.tags),
+        JSON.stringify(p.tags.map(stripPrivate)),
         p.pinnedByUser ? 1 : 0,
         p.sourceEpisodeId,
         now,
@@ -163,7 +165,7 @@ export function updatePinned(
   const params: (string | number)[] = [];
   if (patch.content !== undefined) {
     sets.push('content = ?');
-    params.push(patch.content);
+    params.push(stripPrivate(patch.content));
   }
   if (patch.salience !== undefined) {
     sets.push('salience = ?', 'last_decay_at = ?');
@@ -171,7 +173,7 @@ export function updatePinned(
   }
   if (patch.tags !== undefined) {
     sets.push('tags = ?');
-    params.push(JSON.stringify(patch.tags));
+    params.push(JSON.stringify(patch.tags.map(stripPrivate)));
   }
   if (patch.status !== undefined) {
     sets.push('status = ?');

@@ -1,10 +1,12 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { TranscriptRow } from '../../../shared/api.ts';
+import { stripPrivate } from '../memory/private.ts';
 import type { Db } from './migrate.ts';
 
 // The raw record (DESIGN §3): one row per message, plus one pending signal per recorded
 // turn or ingest batch, written in the same transaction (DESIGN §5 step 6) so a signal never
 // points at rows that are not there, and rows are never recorded without their signal.
+// `<private>` spans are replaced by `[private]` before a row is written (DESIGN §6).
 
 export type TranscriptRole = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -71,15 +73,11 @@ function writeTurn(s: TranscriptStatements, input: RecordTurnInput): RecordTurnR
   const transcriptIds = new Array<number>(input.messages.length);
   for (let i = 0; i < input.messages.length; i++) {
     const m = input.messages[i]!;
-    const info = s.insertRow.run(
-      input.agentId,
-      input.conversationId,
-      m.role,
-      m.content,
-      m.createdAt,
-    );
+    // Every transcript row is written here: the one place where private spans are replaced.
+    const content = stripPrivate(m.content);
+    const info = s.insertRow.run(input.agentId, input.conversationId, m.role, content, m.createdAt);
     const id = Number(info.lastInsertRowid);
-    s.indexRow.run(id, m.content);
+    s.indexRow.run(id, content);
     transcriptIds[i] = id;
   }
   const signal = s.insertSignal.run(

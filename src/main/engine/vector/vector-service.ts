@@ -13,6 +13,7 @@
 
 import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
+import { stripPrivate } from '../memory/private.ts';
 import type { Db } from '../store/migrate.ts';
 import {
   deleteAgentVectors,
@@ -119,8 +120,10 @@ export function createVectorService(options: VectorServiceOptions): VectorServic
   ): Promise<number> => {
     const todo = rows.filter((r) => r.text.trim().length > 0);
     if (todo.length === 0) return 0;
+    // Callers pass the text they wrote; the store replaced its private spans (DESIGN §6), so
+    // the embedding must not be made from the text before that.
     const vecs = await embedder.embed(
-      todo.map((r) => r.text),
+      todo.map((r) => stripPrivate(r.text)),
       signal,
     );
     const now = clock.now();

@@ -26,7 +26,7 @@ import {
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError } from '../../errors.ts';
 import { toRunDto } from '../../memory/consolidator.ts';
-import { stripPrivate } from '../../memory/private.ts';
+import { isOnlyPrivate, stripPrivate } from '../../memory/private.ts';
 import type { EngineServices, VectorKind } from '../../services.ts';
 import { listRuns } from '../../store/consolidation.ts';
 import {
@@ -172,7 +172,7 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
   app.post('/memory/pinned', async (request, reply) => {
     const body = parseWith(PinnedCreate, request.body);
     const content = stripPrivate(body.content);
-    if (!content) {
+    if (isOnlyPrivate(content)) {
       throw new CairnError(
         ErrorCode.ValidationFailed,
         'content is empty once <private> spans are removed.',
@@ -207,7 +207,7 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
     const patch = parseWith(PinnedPatch, request.body);
     if (patch.content !== undefined) {
       patch.content = stripPrivate(patch.content);
-      if (!patch.content) {
+      if (isOnlyPrivate(patch.content)) {
         throw new CairnError(
           ErrorCode.ValidationFailed,
           'content is empty once <private> spans are removed.',
@@ -271,7 +271,7 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
     const patch = parseWith(EpisodePatch, request.body);
     if (patch.summary !== undefined) {
       patch.summary = stripPrivate(patch.summary);
-      if (!patch.summary) {
+      if (isOnlyPrivate(patch.summary)) {
         throw new CairnError(
           ErrorCode.ValidationFailed,
           'summary is empty once <private> spans are removed.',
@@ -304,7 +304,7 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.put('/memory/identity', async (request) => {
     const body = parseWith(IdentityPut, request.body);
-    const overrides = body.overrides?.map(stripPrivate).filter((o) => o.length > 0);
+    const overrides = body.overrides?.filter((o) => !isOnlyPrivate(o)).map(stripPrivate);
     const narrative = body.narrative === undefined ? undefined : stripPrivate(body.narrative);
     return toIdentityDto(
       putIdentity(
