@@ -114,8 +114,24 @@ export const ConsolidationCounts = z.object({
   decayed: z.number().int(),
   merged: z.number().int(),
   promoted: z.number().int(),
+/** Per-agent controls; null = the global setting applies. */
+export const AgentControls = z.object({
+  display_name: z.string().trim().min(1).max(100).nullable(),
+  paused: z.boolean(),
+  memory_budget_tokens: z.number().int().min(100).max(4000).nullable(),
+  episode_retention_days: z.number().int().min(0).max(3650).nullable(),
+  transcript_retention_days: z.number().int().min(0).max(3650).nullable(),
+});
+export type AgentControls = z.infer<typeof AgentControls>;
+/** PATCH /agents/:id: any subset; unknown keys are refused. */
+export const AgentControlsPatch = AgentControls.partial().strict();
+export type AgentControlsPatch = z.infer<typeof AgentControlsPatch>;
+
   evicted: z.number().int(),
   pruned_episodes: z.number().int(),
+  /** The name the user gave it (the id stays what clients send). */
+  display_name: z.string().nullable().default(null),
+  paused: z.boolean().default(false),
   pruned_transcript: z.number().int(),
 });
 export type ConsolidationCounts = z.infer<typeof ConsolidationCounts>;

@@ -49,6 +49,7 @@ import {
   type MergeEpisode,
   type RunRecord,
 } from '../store/consolidation.ts';
+import { getAgentSettings } from '../store/agent-settings.ts';
 import { getEpisode } from '../store/episodes.ts';
 import { getMeta, setMeta } from '../store/meta.ts';
 import type { Db } from '../store/migrate.ts';
@@ -334,9 +335,13 @@ export function createConsolidator(
     agents: string[],
     now: number,
   ): Map<string, { episodes: number[]; transcript: number[] }> {
-    const { episodeRetentionDays, transcriptRetentionDays } = settings.get();
+    const global = settings.get();
     const out = new Map<string, { episodes: number[]; transcript: number[] }>();
     for (const agentId of agents) {
+      // An agent's own retention (its controls) wins over the global setting.
+      const own = getAgentSettings(db, agentId);
+      const episodeRetentionDays = own.episodeRetentionDays ?? global.episodeRetentionDays;
+      const transcriptRetentionDays = own.transcriptRetentionDays ?? global.transcriptRetentionDays;
       const episodes =
         episodeRetentionDays > 0
           ? episodesToPrune(db, agentId, now - episodeRetentionDays * DAY_MS)

@@ -19,6 +19,7 @@ import {
   signalIdsOfConversation,
   transcriptIdsOfConversation,
   type RowKey,
+  type RowTable,
   type TrashEntryRecord,
   type TrashTable,
 } from '../store/trash.ts';
@@ -38,8 +39,9 @@ export interface DeletionServiceOptions {
 }
 
 /** What one deletion covers, per table (rows of other agents are never touched). */
-export type Selection = Partial<Record<Exclude<TrashTable, 'identity'>, readonly number[]>> & {
-  identity?: boolean;
+export type Selection = Partial<Record<RowTable, readonly number[]>> & {
+  /** The agent's identity and its per-agent controls too (deleting a whole agent). */
+  agentState?: boolean;
 };
 
 export interface DeletionResult {
@@ -55,7 +57,7 @@ const VECTOR_KIND: Partial<Record<TrashTable, VectorKind>> = {
 };
 
 /** Order of moves: facts before the episodes they point at, signals before their rows. */
-const MOVE_ORDER: readonly Exclude<TrashTable, 'identity'>[] = [
+const MOVE_ORDER: readonly RowTable[] = [
   'pinned_facts',
   'episodes',
   'pending_signals',
@@ -123,9 +125,11 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
       const n = await moveInBatches(trashId, agentId, table, ids);
       if (n > 0) counts[table] = n;
     }
-    if (selection.identity) {
-      const n = moveRowsToTrash(db, trashId, agentId, 'identity', [agentId]);
-      if (n > 0) counts.identity = n;
+    if (selection.agentState) {
+      for (const table of ['identity', 'agent_settings'] as const) {
+        const n = moveRowsToTrash(db, trashId, agentId, table, [agentId]);
+        if (n > 0) counts[table] = n;
+      }
     }
     const entry = getTrashEntry(db, trashId);
     if (!entry || entry.itemCount === 0) {
@@ -180,7 +184,7 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
         episodes: allRowIdsOfAgent(db, agentId, 'episodes'),
         pending_signals: allRowIdsOfAgent(db, agentId, 'pending_signals'),
         transcript: allRowIdsOfAgent(db, agentId, 'transcript'),
-        identity: true,
+        agentState: true,
       });
     },
     restore,

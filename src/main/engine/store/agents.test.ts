@@ -34,6 +34,8 @@ describe('agent summaries', () => {
     expect(listAgentSummaries(d)).toEqual([
       {
         id: 'alice',
+        display_name: null,
+        paused: false,
         pinned_count: 0,
         episode_count: 1,
         transcript_count: 2,
@@ -42,6 +44,8 @@ describe('agent summaries', () => {
       },
       {
         id: 'bob',
+        display_name: null,
+        paused: false,
         pinned_count: 1,
         episode_count: 0,
         transcript_count: 1,

@@ -12,6 +12,8 @@ interface Counts {
   transcript: number;
   pending: number;
   last: number | null;
+  name: string | null;
+  paused: boolean;
 }
 
 export function listAgentSummaries(db: Db): AgentSummary[] {
@@ -19,7 +21,15 @@ export function listAgentSummaries(db: Db): AgentSummary[] {
   const get = (id: string): Counts => {
     let c = byAgent.get(id);
     if (!c) {
-      c = { pinned: 0, episodes: 0, transcript: 0, pending: 0, last: null };
+      c = {
+        pinned: 0,
+        episodes: 0,
+        transcript: 0,
+        pending: 0,
+        last: null,
+        name: null,
+        paused: false,
+      };
       byAgent.set(id, c);
     }
     return c;
@@ -60,11 +70,23 @@ export function listAgentSummaries(db: Db): AgentSummary[] {
   for (const r of db.prepare('SELECT agent_id FROM identity').all() as { agent_id: string }[]) {
     get(r.agent_id);
   }
+  // Controls alone do not make an agent (a paused agent with nothing stored yet still shows).
+  for (const r of db.prepare('SELECT agent_id, display_name, paused FROM agent_settings').all() as {
+    agent_id: string;
+    display_name: string | null;
+    paused: number;
+  }[]) {
+    const c = get(r.agent_id);
+    c.name = r.display_name;
+    c.paused = r.paused === 1;
+  }
 
   return [...byAgent.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([id, c]) => ({
       id,
+      display_name: c.name,
+      paused: c.paused,
       pinned_count: c.pinned,
       episode_count: c.episodes,
       transcript_count: c.transcript,

@@ -8,6 +8,7 @@ import { migration004 } from './migrations/004_explicit_transcript_fts_insert.ts
 import { migration007 } from './migrations/007_memory_additions_and_response_chain.ts';
 import { migration009 } from './migrations/009_trash.ts';
 
+import { migration010 } from './migrations/010_agent_settings.ts';
 export type Db = Database.Database;
 
 export interface Migration {
@@ -29,6 +30,7 @@ export const migrations: readonly Migration[] = [
   migration009,
 ].sort((a, b) => a.version - b.version);
 
+  migration010,
 export const latestVersion = migrations.at(-1)?.version ?? 0;
 
 export function schemaVersion(db: Db): number {

@@ -12,8 +12,11 @@ export const TRASH_TABLES = {
   pinned_facts: 'id',
   pending_signals: 'id',
   identity: 'agent_id',
+  agent_settings: 'agent_id',
 } as const;
 export type TrashTable = keyof typeof TRASH_TABLES;
+/** The tables whose rows have their own integer id (the others are one row per agent). */
+export type RowTable = Exclude<TrashTable, 'identity' | 'agent_settings'>;
 
 /** Restore order: rows that others point at come first. */
 const RESTORE_ORDER: readonly TrashTable[] = [
@@ -22,6 +25,7 @@ const RESTORE_ORDER: readonly TrashTable[] = [
   'pinned_facts',
   'pending_signals',
   'identity',
+  'agent_settings',
 ];
 
 export type RowKey = number | string;
@@ -201,6 +205,18 @@ export function restoreTrashEntry(db: Db, trashId: number): RestoreResult | null
         restored.identity = [];
         continue;
       }
+      if (table === 'agent_settings') {
+        // Controls set since the deletion win; otherwise the old ones come back.
+        const columns = [...columnsOf(db, table)];
+        for (const data of ofTable) {
+          const cols = columns.filter((c) => c in data);
+          db.prepare(
+            `INSERT OR IGNORE INTO agent_settings (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+          ).run(...cols.map((c) => decodeValue(data[c]!)));
+        }
+        restored.agent_settings = [];
+        continue;
+      }
       const columns = columnsOf(db, table);
       const ids = new Map<number, number>();
       for (const data of ofTable) {
@@ -337,11 +353,7 @@ export function factIdsOnlyFrom(db: Db, agentId: string, episodeIds: readonly nu
 }
 
 /** Every row id of an agent in one table (an agent deletion). */
-export function allRowIdsOfAgent(
-  db: Db,
-  agentId: string,
-  table: Exclude<TrashTable, 'identity'>,
-): number[] {
+export function allRowIdsOfAgent(db: Db, agentId: string, table: RowTable): number[] {
   return db
     .prepare(`SELECT id FROM ${table} WHERE agent_id = ? ORDER BY id`)
     .pluck()
