@@ -71,6 +71,17 @@ describe('Ollama API translated to the OpenAI-compatible upstream', () => {
     });
   });
 
+  it('answers stream:false with one object, even when the upstream streams anyway', async () => {
+    h.upstream.reset();
+    h.upstream.enqueue({ kind: 'stream', chunks: ['One ', 'piece.'] });
+    const res = await client(h).chat({
+      model: 'scripted-model',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: false,
+    });
+    expect(res).toMatchObject({ message: { content: 'One piece.' }, done: true });
+  });
+
   it('answers stream:false with one object; images become OpenAI image parts', async () => {
     h.upstream.reset();
     h.upstream.enqueue({ kind: 'chat', content: 'A red square.' });
@@ -331,5 +342,138 @@ describe('Ollama API passed through to an Ollama upstream', () => {
     expect(JSON.parse(a.text)).toMatchObject({ done: true, done_reason: 'load' });
     expect(b.status).toBe(200);
     expect(ollama.requests.map((r) => r.rawBody)).toEqual([load, unload]);
+  });
+});
+
+describe('memory on /api/chat (never on /api/generate)', () => {
+  let h: EngineHarness;
+  let ollama: ScriptedOllama;
+  let native: EngineHarness;
+  const agent = { 'X-Osaurus-Agent-Id': 'beekeeper' };
+  const withAgent = (e: EngineHarness, headers: Record<string, string> = agent) =>
+    new Ollama({ host: e.url, headers: { Authorization: `Bearer ${e.token}`, ...headers } });
+  const pin = (e: EngineHarness, agentId: string, content: string) =>
+    e.api('POST', '/memory/pinned', { agent_id: agentId, content, pinned_by_user: true });
+
+  beforeAll(async () => {
+    h = await startEngine();
+    ollama = await startScriptedOllama();
+    native = await startEngine({ config: { ollamaUpstreamUrl: ollama.url } });
+    for (const e of [h, native]) {
+      await pin(e, 'beekeeper', 'The user keeps bees in Lisbon and calls the hive Honeybadger.');
+      await pin(e, 'someone-else', 'The user races pigeons called Stormcloud.');
+    }
+  });
+  afterAll(async () => {
+    await h?.stop();
+    await native?.stop();
+    await ollama?.close();
+  });
+
+  it('translated: the block goes after the user text, re-sent unchanged next turn; the turn is recorded', async () => {
+    h.upstream.reset();
+    h.upstream.enqueue({ kind: 'stream', chunks: ['It is ', 'Honeybadger.'] });
+    const question = 'Do you remember what I named my hive?';
+    const history = [{ role: 'user', content: question }];
+    const stream = await withAgent(h).chat({
+      model: 'scripted-model',
+      messages: history,
+      stream: true,
+    });
+    let answer = '';
+    for await (const part of stream) answer += part.message.content;
+    const first = h.upstream.chatRequests()[0]!.body as { messages: { content: string }[] };
+    const sent = first.messages[0]!.content;
+    expect(sent.startsWith(question + '\n\n[Memory]')).toBe(true);
+    expect(sent).toContain('Honeybadger');
+    expect(sent).not.toContain('Stormcloud');
+
+    // Next turn: the client re-sends the first message without the block; Cairn puts the same
+    // bytes back, so the earlier request is an exact prefix of this one.
+    history.push({ role: 'assistant', content: answer }, { role: 'user', content: 'Thanks!' });
+    await withAgent(h).chat({ model: 'scripted-model', messages: history, stream: false });
+    const second = h.upstream.chatRequests()[1]!.body as { messages: unknown[] };
+    expect(JSON.stringify(second.messages.slice(0, 1))).toBe(JSON.stringify(first.messages));
+
+    await h.idle();
+    const rows = await h.api<{ items: { content: string }[] }>(
+      'GET',
+      '/memory/transcript?agent_id=beekeeper',
+    );
+    const texts = rows.body.items.map((r) => r.content);
+    expect(texts).toContain(question);
+    expect(texts).toContain('It is Honeybadger.');
+    expect(texts.some((t) => t.includes('[Memory]'))).toBe(false);
+  });
+
+  it('says what memory did in x-cairn-memory; without the agent header nothing is added', async () => {
+    h.upstream.reset();
+    const res = await fetch(h.url + '/api/chat', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${h.token}`,
+        'content-type': 'application/json',
+        'x-osaurus-agent-id': 'beekeeper',
+      },
+      body: JSON.stringify({
+        model: 'scripted-model',
+        messages: [{ role: 'user', content: 'What is my hive called?' }],
+        stream: false,
+      }),
+    });
+    expect(res.headers.get('x-cairn-memory')).toMatch(/^injected; tokens=\d+; section=\w+$/);
+    await res.text();
+    await client(h).chat({
+      model: 'scripted-model',
+      messages: [{ role: 'user', content: 'What is my hive called?' }],
+      stream: false,
+    });
+    const plain = h.upstream.chatRequests()[1]!.body as { messages: { content: string }[] };
+    expect(plain.messages[0]!.content).toBe('What is my hive called?');
+  });
+
+  it('generate is autocomplete: never injected, even with the agent header', async () => {
+    h.upstream.reset();
+    await withAgent(h).generate({
+      model: 'scripted-model',
+      prompt: 'What is my hive called?',
+      stream: false,
+    });
+    const sent = h.upstream.chatRequests()[0]!.body as { messages: { content: string }[] };
+    expect(sent.messages).toEqual([{ role: 'user', content: 'What is my hive called?' }]);
+  });
+
+  it('native: only the memory text differs from what the client sent; the answer is recorded', async () => {
+    ollama.requests.length = 0;
+    ollama.reply = ['Honey', 'badger'];
+    const question = 'Do you remember what I named my hive?';
+    const stream = await withAgent(native, {
+      'X-Osaurus-Agent-Id': 'beekeeper',
+      'X-Osaurus-Conversation-Id': 'native-1',
+    }).chat({
+      model: 'llama3.2:1b',
+      messages: [{ role: 'user', content: question }],
+      options: { num_ctx: 8192 },
+      stream: true,
+    });
+    let answer = '';
+    for await (const part of stream) answer += part.message.content;
+    expect(answer).toBe('Honeybadger');
+    const forwarded = JSON.parse(ollama.requests.at(-1)!.rawBody) as {
+      messages: { content: string }[];
+      options: unknown;
+    };
+    expect(forwarded.options).toEqual({ num_ctx: 8192 });
+    const content = forwarded.messages[0]!.content;
+    expect(content.startsWith(question + '\n\n[Memory]')).toBe(true);
+    expect(content).toContain('Honeybadger');
+    expect(content).not.toContain('Stormcloud');
+
+    await native.idle();
+    const rows = await native.api<{ items: { content: string }[] }>(
+      'GET',
+      '/memory/transcript?agent_id=beekeeper&conversation_id=native-1',
+    );
+    expect(rows.body.items.map((r) => r.content)).toEqual([question, 'Honeybadger']);
   });
 });

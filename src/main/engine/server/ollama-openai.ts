@@ -281,6 +281,8 @@ export interface OllamaStreamTranslator {
   push(sse: string, now: number): string;
   /** The closing `done:true` line (with any tool calls before it). */
   finish(now: number): string;
+  /** The whole answer as one `done:true` object (a stream the client did not ask for). */
+  whole(now: number): Record<string, unknown>;
   /** Whether the upstream said the answer is complete (finish_reason or [DONE]). */
   completed(): boolean;
   /** The assistant's text so far. */
@@ -342,6 +344,18 @@ export function createOllamaStreamTranslator(
     return line(ollamaObject(kind, model, now, piece, null, false));
   };
 
+  /** A last event without its line end. */
+  const flush = (now: number) => {
+    if (pending.startsWith('data:')) onEvent(pending.slice(5).trim(), now);
+    pending = '';
+  };
+  const assembledToolCalls = () => toOllamaToolCalls(calls.filter((c) => c !== undefined));
+  const closing = (now: number, content: string): Json => ({
+    ...ollamaObject(kind, model, now, content, null, true),
+    done_reason: doneReason(finish),
+    ...finalStats({ startedAt, firstTokenAt, endedAt: now }, usage),
+  });
+
   return {
     push(sse, now) {
       pending += sse;
@@ -356,20 +370,23 @@ export function createOllamaStreamTranslator(
       return out;
     },
     finish(now) {
-      if (pending.startsWith('data:')) onEvent(pending.slice(5).trim(), now);
-      pending = '';
+      flush(now);
       let out = '';
-      const toolCalls = toOllamaToolCalls(calls.filter((c) => c !== undefined));
+      const toolCalls = assembledToolCalls();
       if (kind === 'chat' && toolCalls.length > 0) {
         out += line(ollamaObject(kind, model, now, '', toolCalls, false));
       }
-      const timing: Timing = { startedAt, firstTokenAt, endedAt: now };
-      out += line({
-        ...ollamaObject(kind, model, now, '', null, true),
-        done_reason: doneReason(finish),
-        ...finalStats(timing, usage),
-      });
+      out += line(closing(now, ''));
       return out;
+    },
+    whole(now) {
+      flush(now);
+      const obj = closing(now, text);
+      const toolCalls = assembledToolCalls();
+      if (kind === 'chat' && toolCalls.length > 0) {
+        (obj.message as Json).tool_calls = toolCalls;
+      }
+      return obj;
     },
     completed: () => sawDone || finish !== null,
     text: () => text,

@@ -11,11 +11,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   OllamaChatRequest,
   OllamaGenerateRequest,
+  type OllamaMessage,
   OllamaShowRequest,
 } from '../../../../shared/ollama.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
-import type { EngineServices } from '../../services.ts';
+import type { ChatMessageLike, EngineServices } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import {
   isProviderClient,
@@ -23,6 +24,7 @@ import {
   type UpstreamResponse,
 } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
+import { MEMORY_HEADER, memoryHeaderValue, type MemoryTurn } from '../memory-turn.ts';
 import {
   createOllamaStreamTranslator,
   fromOpenAiCompletion,
@@ -34,7 +36,9 @@ import {
   wantsStream,
   type OllamaKind,
 } from '../ollama-openai.ts';
+import { placeMemory } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
+import { deriveConversationId } from './proxy.ts';
 
 export interface OllamaRouteOptions {
   background: BackgroundTasks;
@@ -45,6 +49,19 @@ export interface OllamaRouteOptions {
 }
 
 const NDJSON = 'application/x-ndjson';
+const AGENT_HEADER = 'x-osaurus-agent-id';
+const CONVERSATION_HEADER = 'x-osaurus-conversation-id';
+
+/** A header's value, trimmed; null when absent or empty. Ids are at most 200 characters. */
+function idHeader(request: FastifyRequest, name: string, field: string): string | null {
+  const raw = request.headers[name];
+  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+  if (v === '') return null;
+  if (v.length > 200) {
+    throw new CairnError(ErrorCode.ValidationFailed, `${field} is at most 200 characters.`);
+  }
+  return v;
+}
 
 /**
  * The API's errors (`{"error":{"message",...}}`, from the one error handler, the security
@@ -220,6 +237,8 @@ export function readOllamaAnswer(text: string): { text: string; completed: boole
   return { text: answer, completed };
 }
 
+const NO_BLOCK = { block: '', tokens: 0, section: 'none' as const };
+
 /** Whether a control request unloads (`keep_alive: 0`, in any of Ollama's spellings). */
 function isUnload(keepAlive: unknown): boolean {
   return keepAlive === 0 || keepAlive === '0' || keepAlive === '0s' || keepAlive === '0m';
@@ -233,6 +252,7 @@ export function registerOllamaRoutes(
   const native = options.ollamaUpstream;
   const routeOptions = { onSend: ollamaErrorShape };
   const clock = services.clock;
+  const memoryDeps = { services, background: options.background, writer: options.writer };
 
   /** A native call relayed byte for byte (status, content type and body). */
   const passThrough = async (
@@ -299,7 +319,8 @@ export function registerOllamaRoutes(
       }
       throw err;
     }
-    if ((res.contentType ?? '').includes('text/event-stream')) {
+    const isSse = (res.contentType ?? '').includes('text/event-stream');
+    if (isSse && stream) {
       const translator = createOllamaStreamTranslator(kind, model, startedAt);
       const ok = relay(reply, res, NDJSON, upstream.timeoutMs(), abort, {
         transform: (chunk) => translator.push(chunk.toString('utf8'), clock.now()),
@@ -315,12 +336,20 @@ export function registerOllamaRoutes(
       if (abort.signal.aborted) return { reply: endQuietly(reply), answer: Promise.resolve(null) };
       throw err;
     }
-    const completion = parseUpstreamJson<Parameters<typeof fromOpenAiCompletion>[2]>(text);
-    const out = fromOpenAiCompletion(kind, model, completion, {
-      startedAt,
-      firstTokenAt: null,
-      endedAt: clock.now(),
-    });
+    let out: Record<string, unknown>;
+    if (isSse) {
+      // A stream the client did not ask for (an upstream that ignores stream: false).
+      const translator = createOllamaStreamTranslator(kind, model, startedAt);
+      translator.push(text, clock.now());
+      out = translator.whole(clock.now());
+    } else {
+      const completion = parseUpstreamJson<Parameters<typeof fromOpenAiCompletion>[2]>(text);
+      out = fromOpenAiCompletion(kind, model, completion, {
+        startedAt,
+        firstTokenAt: null,
+        endedAt: clock.now(),
+      });
+    }
     // A stream was asked for but the upstream answered whole: one closing NDJSON line.
     if (stream)
       reply
@@ -390,9 +419,13 @@ export function registerOllamaRoutes(
     async (request, reply) => {
       const startedAt = clock.now();
       const body = parseWith(OllamaChatRequest, request.body);
-      const messages = body.messages ?? [];
+      const agentId = idHeader(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
+      let messages = body.messages ?? [];
       // A load or unload request: nothing to answer, nothing to remember.
       if (messages.length === 0) {
+        if (agentId !== null) {
+          reply.header(MEMORY_HEADER, memoryHeaderValue({ ...NO_BLOCK, reason: 'no-user-text' }));
+        }
         if (native) {
           const payload = request.rawBody ?? JSON.stringify(body);
           return (await passThrough(request, reply, native, 'POST', '/api/chat', payload)).reply;
@@ -400,13 +433,105 @@ export function registerOllamaRoutes(
         const reason = isUnload(body.keep_alive) ? 'unload' : 'load';
         return loadAnswer('chat', body.model, clock.now(), reason);
       }
-      if (native) {
-        const payload = request.rawBody ?? JSON.stringify(body);
-        return (await passThrough(request, reply, native, 'POST', '/api/chat', payload)).reply;
+
+      let payload = request.rawBody ?? JSON.stringify(body);
+      let turn: MemoryTurn | null = null;
+      if (agentId !== null) {
+        const placed = await placeChatMemory(request, reply, agentId, messages, startedAt);
+        if (placed === null) return endQuietly(reply);
+        reply.header(MEMORY_HEADER, placed.header);
+        if (placed.messages !== messages) {
+          messages = placed.messages;
+          payload = JSON.stringify({ ...body, messages });
+        }
+        turn = placed.turn;
       }
-      const call = { path: '/chat/completions', body: toOpenAiChat(body, messages) };
-      return (await translated(reply, 'chat', body.model, wantsStream(body), call, startedAt))
-        .reply;
+
+      const sent = native
+        ? await passThrough(request, reply, native, 'POST', '/api/chat', payload)
+        : await translated(
+            reply,
+            'chat',
+            body.model,
+            wantsStream(body),
+            { path: '/chat/completions', body: toOpenAiChat(body, messages) },
+            startedAt,
+          );
+      if (turn) {
+        const t = turn;
+        void sent.answer.then((answer) => {
+          if (answer === null) return;
+          // Parsing waits for a quiet moment with the recording: nobody waits for it.
+          t.recordAnswer(() => {
+            if (!native) return answer;
+            const { text, completed } = readOllamaAnswer(answer);
+            return completed ? text : null;
+          });
+        });
+      }
+      return sent.reply;
     },
   );
+
+  /**
+   * Sticky memory for an Ollama chat (DESIGN §9): remembered blocks go back into the user
+   * messages they were added to, a fresh one into the newest user message. Null when the
+   * client went away during the lookup.
+   */
+  const placeChatMemory = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    agentId: string,
+    messages: OllamaMessage[],
+    startedAt: number,
+  ): Promise<{ turn: MemoryTurn | null; header: string; messages: OllamaMessage[] } | null> => {
+    const conversationId =
+      idHeader(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
+      deriveConversationId(agentId, messages as ChatMessageLike[]);
+    let latestUser = -1;
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (messages[i]!.role === 'user') {
+        latestUser = i;
+        break;
+      }
+    }
+    // Tool results after the newest user message: that message was answered (and recorded)
+    // in the earlier turn; only this answer is recorded now.
+    const toolContinuation =
+      latestUser >= 0 && messages.slice(latestUser + 1).some((m) => m.role === 'tool');
+    const userMessages = messages.flatMap((m, index) =>
+      m.role === 'user' ? [{ index, content: m.content ?? '' }] : [],
+    );
+    const abort = clientAbort(reply);
+    try {
+      const placed = await placeMemory(memoryDeps, {
+        protocol: 'ollama',
+        agentId,
+        conversationId,
+        userText: latestUser >= 0 ? (messages[latestUser]!.content ?? '') : null,
+        skip: toolContinuation ? 'tool-continuation' : null,
+        recordUser: latestUser === messages.length - 1,
+        startedAt,
+        signal: abort.signal,
+        userMessages,
+        newestIndex: latestUser >= 0 ? latestUser : null,
+        partType: 'text',
+      });
+      const next =
+        placed.contents.size === 0
+          ? messages
+          : messages.map((m, i) =>
+              placed.contents.has(i) ? { ...m, content: placed.contents.get(i) as string } : m,
+            );
+      // Memory switched off in the settings: nothing is injected and nothing is recorded.
+      return {
+        turn: placed.turn.active ? placed.turn : null,
+        header: placed.header,
+        messages: next,
+      };
+    } catch (err) {
+      if (abort.signal.aborted) return null;
+      throw err;
+    }
+  };
 }
