@@ -89,6 +89,11 @@ export interface Engine {
   app: FastifyInstance;
   /** Shown once when the database key was generated during this start, else null. */
   recoveryKey: string | null;
+  /**
+   * The access token when this start generated it (first run), else null: printed once,
+   * like the recovery key. A token from CAIRN_TOKEN or loaded from the database is not.
+   */
+  generatedToken: string | null;
   /** Where an unreadable database was moved at open, else null. */
   quarantined: string | null;
   /** Where turns are written: 'worker' (a worker thread) or 'inline' (fallback). */
@@ -179,12 +184,14 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
   }
 
   try {
+    let generatedToken: string | null = null;
     let token = config.token ?? (env.CAIRN_TOKEN?.trim() || undefined);
     if (!token) {
       token = getMeta(db, TOKEN_META_KEY) ?? undefined;
       if (!token) {
         token = generateToken();
         setMeta(db, TOKEN_META_KEY, token);
+        generatedToken = token;
         log.info('access token generated');
       }
     }
@@ -296,6 +303,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       services,
       app,
       recoveryKey: resolved.recoveryKey,
+      generatedToken,
       quarantined: opened.quarantined,
       background,
       writerMode: writer.mode,

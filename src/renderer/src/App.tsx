@@ -184,8 +184,9 @@ function TokenPrompt({
         </div>
         <h1 id={`${id}-title`}>Enter your access token</h1>
         <p className="muted">
-          The token is printed by <code>cairn serve</code> at start-up and shown in the desktop app.
-          It is kept in this browser&apos;s local storage.
+          The token is printed by <code>cairn serve</code> on its first start and by{' '}
+          <code>cairn token</code>, and shown in the desktop app. It is kept in this browser&apos;s
+          local storage.
         </p>
         {invalid ? <ErrorBox error={new Error('The server did not accept this token.')} /> : null}
         <div className="field">
