@@ -5,6 +5,7 @@ import { migration001 } from './migrations/001_initial.ts';
 import { migration002 } from './migrations/002_stemmed_fts.ts';
 import { migration003 } from './migrations/003_drop_unstemmed_transcript_fts.ts';
 import { migration004 } from './migrations/004_explicit_transcript_fts_insert.ts';
+import { migration005 } from './migrations/005_scrub_private.ts';
 import { migration007 } from './migrations/007_memory_additions_and_response_chain.ts';
 import { migration009 } from './migrations/009_trash.ts';
 
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   migration002,
   migration003,
   migration004,
+  migration005,
   migration007,
   migration009,
 ].sort((a, b) => a.version - b.version);
