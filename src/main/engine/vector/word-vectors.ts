@@ -1,0 +1,359 @@
+// Word meaning without a download (DESIGN §6, §12; README.md in this folder): static GloVe
+// word vectors from the compact int8 asset. Used for query expansion, for mapping a question
+// to the relations of typed facts, and as the embedder of facts, episodes and transcript rows
+// until (or instead of) the sentence model.
+//
+// Cosines are computed on the int8 codes: each row is a normalised vector times its own
+// scale, so cos(a, b) = dot(qa, qb) / (|qa| |qb|), with |q| precomputed at load. The int8
+// error on a cosine is about 1e-3.
+
+import { STOP_WORDS, words as tokenize } from '../memory/text.ts';
+import { RELATIONS, type Relation } from '../memory/relations.ts';
+import { readWordVectorAsset, type WordVectorData } from './word-vectors-asset.ts';
+
+/** The model id stored with vectors this embedder makes (never mixed with another model's). */
+export const WORD_VECTORS_MODEL_ID = 'cairn/wink-sg100d-50k-int8';
+
+export interface Neighbour {
+  word: string;
+  similarity: number;
+}
+
+export interface RelationScore {
+  relation: Relation;
+  /** 0..1: how strongly the question's content words point to this relation. */
+  score: number;
+}
+
+export interface WordVectors {
+  readonly modelId: string;
+  readonly dims: number;
+  /** Words in the vocabulary. */
+  readonly size: number;
+  has(word: string): boolean;
+  /** The word's unit vector (a fresh copy), or null when the word is not in the vocabulary. */
+  vector(word: string): Float32Array | null;
+  /** Cosine of two words, or null when either is not in the vocabulary. */
+  similarity(a: string, b: string): number | null;
+  /**
+   * Up to k words nearest to `word` with a cosine of at least `minSim`, best first; the word
+   * itself is left out. [] for unknown words. Scans the `neighbourScope` most frequent words.
+   */
+  neighbours(word: string, k: number, minSim?: number): Neighbour[];
+  /**
+   * A unit vector for a text: the average of its content words' vectors weighted by smooth
+   * inverse frequency (a / (a + p(w)), Arora et al. 2017), stop words and numbers left out.
+   * null when no content word of the text is in the vocabulary.
+   */
+  embedText(text: string): Float32Array | null;
+  /** Relations a question asks about, scores at or above `minScore`, best first. */
+  relationsFor(question: string, minScore?: number): RelationScore[];
+  /** The SIF weight of a word (0..1; frequent words weigh less), 0 when unknown. */
+  weight(word: string): number;
+  /** Content words of a text as the vectors see them: lower-case, no stop words or numbers. */
+  contentWords(text: string): string[];
+}
+
+export interface WordVectorOptions {
+  /** Neighbour searches scan this many of the most frequent words (default: all). */
+  neighbourScope?: number;
+  /** Neighbour lists kept per word (default 512 words). */
+  neighbourCacheSize?: number;
+}
+
+/**
+ * SIF smoothing constant. Arora et al. report flat results for a in 1e-4..1e-3; 1e-3 keeps
+ * words past the first few hundred ranks near full weight.
+ */
+const SIF_A = 1e-3;
+/**
+ * Word probabilities are estimated from frequency ranks by Zipf's law, p(r) = 1 / (r · H),
+ * H = ln(V) + γ the harmonic number of the source vocabulary (V ≈ 341k words).
+ */
+const ZIPF_H = Math.log(341_479) + 0.5772;
+/**
+ * Relation scores at or above this are returned by default. Chosen by measurement on our own
+ * varied questions and non-questions (word-vectors.test.ts; README.md gives the figures).
+ */
+export const DEFAULT_RELATION_MIN_SCORE = 0.35;
+
+/** Neighbour lists are computed once per word for this many and filtered per call. */
+const NEIGHBOUR_POOL = 64;
+
+const NUMBER = /\d/u;
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let j = 0; j < a.length; j++) s += (a[j] as number) * (b[j] as number);
+  return s;
+}
+
+/**
+ * A word with its regular English inflection folded away (plural and third-person -s/-es/-ies,
+ * -ed, -ing, final -e), so "hates" and "hate", "lives" and "live", "allergies" and "allergy"
+ * count as the same word. Static vectors of inflections are often far apart (news text uses
+ * them differently); this keeps a question and a description from missing each other over
+ * grammar. Irregular forms are left to the vectors.
+ */
+export function inflectionKey(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 3 && /(?:s|x|z|ch|sh)es$/u.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
+}
+
+/** Words the common component is estimated from (the most frequent ones). */
+const COMMON_COMPONENT_WORDS = 10_000;
+const POWER_ITERATIONS = 12;
+
+/**
+ * The first principal component (uncentred) of the most frequent words' unit vectors, by
+ * power iteration: the direction every text average leans to (Arora et al. 2017 remove it
+ * from sentence vectors). Found once at load.
+ */
+function commonComponent(
+  n: number,
+  dims: number,
+  addScaled: (out: Float32Array, i: number, scale: number) => void,
+): Float32Array {
+  let pc = new Float32Array(dims).fill(1 / Math.sqrt(dims));
+  const row = new Float32Array(dims);
+  for (let it = 0; it < POWER_ITERATIONS; it++) {
+    const next = new Float32Array(dims);
+    for (let i = 0; i < n; i++) {
+      row.fill(0);
+      addScaled(row, i, 1);
+      addScaled(next, i, dot(row, pc));
+    }
+    let s = 0;
+    for (const x of next) s += x * x;
+    if (s === 0) break;
+    const inv = 1 / Math.sqrt(s);
+    pc = next.map((x) => x * inv);
+  }
+  return pc;
+}
+
+export function loadWordVectors(path: string, options: WordVectorOptions = {}): WordVectors {
+  return createWordVectors(readWordVectorAsset(path), options);
+}
+
+export function createWordVectors(
+  data: WordVectorData,
+  options: WordVectorOptions = {},
+): WordVectors {
+  const { dims, words, ranks, codes } = data;
+  const count = words.length;
+  const scope = Math.min(count, Math.max(1, Math.floor(options.neighbourScope ?? count)));
+  const cacheSize = Math.max(0, Math.floor(options.neighbourCacheSize ?? 512));
+
+  const indexOf = new Map<string, number>();
+  for (let i = 0; i < count; i++) indexOf.set(words[i] as string, i);
+  const invNorm = new Float32Array(count);
+  for (let i = 0; i < count; i++) {
+    let s = 0;
+    for (let j = i * dims, end = j + dims; j < end; j++) s += (codes[j] as number) ** 2;
+    invNorm[i] = s > 0 ? 1 / Math.sqrt(s) : 0;
+  }
+
+  const dotCodes = (a: number, b: number): number => {
+    let s = 0;
+    const oa = a * dims;
+    const ob = b * dims;
+    for (let j = 0; j < dims; j++) s += (codes[oa + j] as number) * (codes[ob + j] as number);
+    return s * (invNorm[a] as number) * (invNorm[b] as number);
+  };
+
+  const lookup = (word: string): number | undefined => indexOf.get(word.toLowerCase());
+
+  const weightAt = (i: number): number => {
+    const p = 1 / (((ranks[i] as number) + 1) * ZIPF_H);
+    return SIF_A / (SIF_A + p);
+  };
+
+  /** Adds `scale` × the unit vector of word i into `out`. */
+  const addScaled = (out: Float32Array, i: number, scale: number): void => {
+    const f = scale * (invNorm[i] as number);
+    const o = i * dims;
+    for (let j = 0; j < dims; j++) out[j] = (out[j] as number) + (codes[o + j] as number) * f;
+  };
+
+  const normalise = (v: Float32Array): Float32Array | null => {
+    let s = 0;
+    for (const x of v) s += x * x;
+    if (s === 0) return null;
+    const inv = 1 / Math.sqrt(s);
+    for (let j = 0; j < v.length; j++) v[j] = (v[j] as number) * inv;
+    return v;
+  };
+
+  const contentWords = (text: string): string[] =>
+    tokenize(text).filter((w) => !STOP_WORDS.has(w) && !NUMBER.test(w) && w.length > 1);
+
+  // --- neighbours: one bounded scan per word, cached (LRU) ---
+  const neighbourCache = new Map<number, Neighbour[]>();
+  const scanNeighbours = (i: number): Neighbour[] => {
+    // A small sorted pool (insertion sort): NEIGHBOUR_POOL is tiny next to the scan.
+    const pool: { idx: number; sim: number }[] = [];
+    let floor = -Infinity;
+    for (let r = 0; r < scope; r++) {
+      if (r === i) continue;
+      const sim = dotCodes(i, r);
+      if (pool.length === NEIGHBOUR_POOL && sim <= floor) continue;
+      let at = pool.length;
+      while (at > 0 && (pool[at - 1] as { sim: number }).sim < sim) at--;
+      pool.splice(at, 0, { idx: r, sim });
+      if (pool.length > NEIGHBOUR_POOL) pool.pop();
+      if (pool.length === NEIGHBOUR_POOL) floor = (pool.at(-1) as { sim: number }).sim;
+    }
+    return pool.map((p) => ({ word: words[p.idx] as string, similarity: p.sim }));
+  };
+  const neighbourList = (i: number): Neighbour[] => {
+    const hit = neighbourCache.get(i);
+    if (hit) {
+      neighbourCache.delete(i);
+      neighbourCache.set(i, hit);
+      return hit;
+    }
+    const list = scanNeighbours(i);
+    if (cacheSize > 0) {
+      neighbourCache.set(i, list);
+      while (neighbourCache.size > cacheSize) {
+        neighbourCache.delete(neighbourCache.keys().next().value as number);
+      }
+    }
+    return list;
+  };
+
+  const common = commonComponent(Math.min(count, COMMON_COMPONENT_WORDS), dims, addScaled);
+
+  const embed = (text: string): Float32Array | null => {
+    const out = new Float32Array(dims);
+    let any = false;
+    for (const w of contentWords(text)) {
+      const i = indexOf.get(w);
+      if (i === undefined) continue;
+      addScaled(out, i, weightAt(i));
+      any = true;
+    }
+    if (!any) return null;
+    // SIF's common component removal: the direction all texts share says nothing about any.
+    const along = dot(out, common);
+    for (let j = 0; j < dims; j++) out[j] = (out[j] as number) - along * (common[j] as number);
+    return normalise(out);
+  };
+
+  // --- relations: each description's content words, looked up once ---
+  const relationWords = RELATIONS.map((r) => ({
+    relation: r.name as Relation,
+    idx: [
+      ...new Set(
+        contentWords(r.description)
+          .map((w) => indexOf.get(w))
+          .filter((i): i is number => i !== undefined),
+      ),
+    ],
+  }));
+
+  /**
+   * How strongly one question word points to a relation: its best cosine with the
+   * description's words, 1 for the same word or another inflection of it.
+   */
+  const bestMatch = (q: number, idx: readonly number[]): number => {
+    const key = inflectionKey(words[q] as string);
+    let best = 0;
+    for (const d of idx) {
+      const sim = q === d || inflectionKey(words[d] as string) === key ? 1 : dotCodes(q, d);
+      best = Math.max(best, sim);
+    }
+    return best;
+  };
+
+  /**
+   * Relation scores of a question. A question word close to every relation (a generic word:
+   * "times", "list") says nothing about any of them, so each word's similarities count only
+   * above their mean over all relations (a hubness correction in the spirit of CSLS,
+   * Conneau et al. 2018), weighted by the word's SIF weight; a relation scores its best word.
+   */
+  const scoreRelations = (question: string): Float64Array => {
+    const scores = new Float64Array(relationWords.length);
+    const q = new Set(
+      contentWords(question)
+        .map((w) => indexOf.get(w))
+        .filter((i): i is number => i !== undefined),
+    );
+    for (const qi of q) {
+      const row = relationWords.map((r) => bestMatch(qi, r.idx));
+      const mean = row.reduce((a, b) => a + b, 0) / row.length;
+      const w = weightAt(qi);
+      row.forEach((s, r) => {
+        scores[r] = Math.max(scores[r] as number, (s - mean) * w);
+      });
+    }
+    return scores;
+  };
+
+  // Each description as one text vector: breaks ties between relations that share a word
+  // ("commute" is both how someone gets to work and what a vehicle is for).
+  const relationCentroids = RELATIONS.map((r) => embed(r.description));
+
+  return {
+    modelId: WORD_VECTORS_MODEL_ID,
+    dims,
+    size: count,
+
+    has: (word) => lookup(word) !== undefined,
+
+    vector(word) {
+      const i = lookup(word);
+      if (i === undefined) return null;
+      const out = new Float32Array(dims);
+      addScaled(out, i, 1);
+      return out;
+    },
+
+    similarity(a, b) {
+      const i = lookup(a);
+      const j = lookup(b);
+      if (i === undefined || j === undefined) return null;
+      return i === j ? 1 : dotCodes(i, j);
+    },
+
+    neighbours(word, k, minSim = 0) {
+      const i = lookup(word);
+      if (i === undefined || !(k >= 1)) return [];
+      const out: Neighbour[] = [];
+      for (const n of neighbourList(i)) {
+        if (out.length >= k || n.similarity < minSim) break;
+        out.push(n);
+      }
+      return out;
+    },
+
+    embedText: embed,
+
+    relationsFor(question, minScore = DEFAULT_RELATION_MIN_SCORE) {
+      const scores = scoreRelations(question);
+      const q = embed(question);
+      const out: (RelationScore & { tie: number })[] = [];
+      relationWords.forEach((r, i) => {
+        const score = scores[i] as number;
+        if (score < minScore || score <= 0) return;
+        const c = relationCentroids[i];
+        out.push({ relation: r.relation, score, tie: q && c ? dot(q, c) : 0 });
+      });
+      out.sort((a, b) => b.score - a.score || b.tie - a.tie);
+      return out.map(({ relation, score }) => ({ relation, score }));
+    },
+
+    weight(word) {
+      const i = lookup(word);
+      return i === undefined ? 0 : weightAt(i);
+    },
+
+    contentWords,
+  };
+}
