@@ -6,6 +6,7 @@ import { migration002 } from './migrations/002_stemmed_fts.ts';
 import { migration003 } from './migrations/003_drop_unstemmed_transcript_fts.ts';
 import { migration004 } from './migrations/004_explicit_transcript_fts_insert.ts';
 import { migration005 } from './migrations/005_scrub_private.ts';
+import { migration006 } from './migrations/006_typed_facts.ts';
 import { migration007 } from './migrations/007_memory_additions_and_response_chain.ts';
 import { migration009 } from './migrations/009_trash.ts';
 
@@ -28,6 +29,7 @@ export const migrations: readonly Migration[] = [
   migration003,
   migration004,
   migration005,
+  migration006,
   migration007,
   migration009,
 ].sort((a, b) => a.version - b.version);
