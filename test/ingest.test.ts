@@ -48,6 +48,8 @@ describe('POST /memory/ingest', () => {
     const agents = await h.api<AgentsResponse>('GET', '/agents');
     expect(agents.body.agents.find((a) => a.id === 'locomo')).toEqual({
       id: 'locomo',
+      display_name: null,
+      paused: false,
       pinned_count: 0,
       episode_count: 0,
       transcript_count: 5,
