@@ -46,8 +46,16 @@ export type ScriptedResponse =
       hangAfter?: boolean;
       model?: string;
     }
-  /** Any status + JSON body, as given. */
-  | { kind: 'json'; status?: number; body: unknown; delayMs?: number }
+  /** Any status + JSON body, as given (plus response headers). */
+  | {
+      kind: 'json';
+      status?: number;
+      body: unknown;
+      delayMs?: number;
+      headers?: Record<string, string>;
+    }
+  /** Raw SSE events (`event:` line when given; string data as is), any stream format. */
+  | { kind: 'sse'; events: { event?: string; data: unknown }[]; headers?: Record<string, string> }
   /** An OpenAI-shaped error. */
   | { kind: 'error'; status: number; message: string; code?: string }
   /** Never answers (until the server closes or the client aborts). */
@@ -67,6 +75,11 @@ export interface ScriptedUpstream {
   /** Requests to /v1/chat/completions only. */
   chatRequests(): RecordedRequest[];
   enqueue(...responses: ScriptedResponse[]): void;
+  /**
+   * Scripts for another POST path (e.g. `/v1/messages` of an Anthropic upstream,
+   * `/v1/responses`), taken in order; a path with none left answers 404.
+   */
+  enqueueAt(path: string, ...responses: ScriptedResponse[]): void;
   setDefault(responder: Responder): void;
   /** Models listed by GET /v1/models. */
   models: string[];
@@ -104,6 +117,7 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
 export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
   const requests: RecordedRequest[] = [];
   const queue: ScriptedResponse[] = [];
+  const pathQueues = new Map<string, ScriptedResponse[]>();
   const sockets = new Set<Socket>();
   const waiters: { n: number; resolve: () => void }[] = [];
   let responder: Responder = () => ({ kind: 'chat', content: 'ok' });
@@ -166,6 +180,12 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'text_completion', model, choices: [choice] }));
+      return;
+    }
+    const pathScript = req.method === 'POST' ? pathQueues.get(path)?.shift() : undefined;
+    if (pathScript) {
+      const wants = (body as { stream?: boolean } | undefined)?.stream === true;
+      await play(pathScript, res, record, wants, 'scripted-model');
       return;
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
@@ -267,8 +287,24 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
       }
       case 'json':
         if (script.delayMs) await sleep(script.delayMs);
-        res.writeHead(script.status ?? 200, { 'content-type': 'application/json' });
+        res.writeHead(script.status ?? 200, {
+          'content-type': 'application/json',
+          ...script.headers,
+        });
         res.end(JSON.stringify(script.body));
+        return;
+      case 'sse':
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache',
+          ...script.headers,
+        });
+        for (const e of script.events) {
+          const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
+          res.write(`${e.event ? `event: ${e.event}\n` : ''}data: ${data}\n\n`);
+          record.chunkSentAt.push(performance.now());
+        }
+        res.end();
         return;
       case 'error':
         res.writeHead(script.status, { 'content-type': 'application/json' });
@@ -317,6 +353,9 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     enqueue: (...responses) => {
       queue.push(...responses);
     },
+    enqueueAt: (path, ...responses) => {
+      pathQueues.set(path, [...(pathQueues.get(path) ?? []), ...responses]);
+    },
     setDefault: (r) => {
       responder = r;
     },
@@ -338,6 +377,7 @@ export async function startScriptedUpstream(): Promise<ScriptedUpstream> {
     reset: () => {
       requests.length = 0;
       queue.length = 0;
+      pathQueues.clear();
       responder = () => ({ kind: 'chat', content: 'ok' });
     },
     close: () =>

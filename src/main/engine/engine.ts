@@ -49,6 +49,11 @@ export interface EngineConfig {
   upstreamApiKey?: string;
   /** Ollama's native API (CAIRN_OLLAMA_URL): /api/* is passed through to it, not translated. */
   ollamaUpstreamUrl?: string;
+  /** Anthropic Messages upstream (CAIRN_ANTHROPIC_URL, e.g. https://api.anthropic.com). */
+  anthropicUpstreamUrl?: string;
+  anthropicApiKey?: string;
+  /** The OpenAI upstream serves /responses (CAIRN_UPSTREAM_RESPONSES=1): pass them through. */
+  upstreamResponses?: boolean;
   /** Upstream answer / inter-chunk timeout (default 300 s). */
   upstreamTimeoutMs?: number;
   /** Core Model for distillation and the llm gate; overrides the setting while running. */
@@ -214,6 +219,19 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           config: { upstreamUrl: config.ollamaUpstreamUrl, timeoutMs: config.upstreamTimeoutMs },
         })
       : null;
+    const anthropicUpstream = config.anthropicUpstreamUrl
+      ? createUpstreamClient({
+          settings,
+          logger,
+          config: {
+            upstreamUrl: config.anthropicUpstreamUrl,
+            upstreamApiKey: config.anthropicApiKey,
+            apiKeyHeader: 'x-api-key',
+            useSettingsProviders: false,
+            timeoutMs: config.upstreamTimeoutMs,
+          },
+        })
+      : null;
 
     const current = settings.get();
     const embedderConfig = config.embedder ?? {};
@@ -285,6 +303,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       ingestBodyLimit: config.ingestBodyLimit,
       staticUiDir,
       ollamaUpstream,
+      anthropicUpstream,
+      upstreamResponses: config.upstreamResponses,
     };
     const host = config.host ?? '127.0.0.1';
     const extraHosts = [...(config.allowedHosts ?? [])];
@@ -338,6 +358,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           await writer.close().catch((err: unknown) => log.error('writer close failed', { err }));
           upstream.close();
           ollamaUpstream?.close();
+          anthropicUpstream?.close();
           await embedder.close().catch(() => {});
           try {
             db.pragma('wal_checkpoint(TRUNCATE)');

@@ -16,6 +16,7 @@ import { registerMemoryAdminRoutes } from './routes/memory-admin.ts';
 import { registerMemoryReadRoutes } from './routes/memory-read.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
 import { registerOllamaRoutes } from './routes/ollama.ts';
+import { registerAnthropicRoutes } from './routes/anthropic.ts';
 import { registerBackupRoutes } from './routes/backup.ts';
 import { registerSecurity } from './security.ts';
 import { registerTrashRoutes } from './routes/trash.ts';
@@ -56,6 +57,10 @@ export interface AppOptions {
   activity?: Activity;
   /** Ollama's native API upstream; absent: /api/* is translated to the OpenAI upstream. */
   ollamaUpstream?: ProviderClient | null;
+  /** Anthropic upstream; absent: /v1/messages is translated to the OpenAI upstream. */
+  anthropicUpstream?: ProviderClient | null;
+  /** The OpenAI upstream speaks /responses: pass Responses requests through (else translate). */
+  upstreamResponses?: boolean;
 }
 
 /**
@@ -153,6 +158,12 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
     writer,
     chatBodyLimit: options.chatBodyLimit ?? 10 * MiB,
     ollamaUpstream: options.ollamaUpstream ?? null,
+  });
+  registerAnthropicRoutes(app, services, {
+    background,
+    writer,
+    bodyLimit: options.chatBodyLimit ?? 10 * MiB,
+    anthropicUpstream: options.anthropicUpstream ?? null,
   });
   registerIngestRoutes(app, services, {
     background,

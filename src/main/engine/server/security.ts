@@ -50,6 +50,14 @@ export function bearerToken(request: FastifyRequest): string | null {
   return m ? m[1]!.trim() : null;
 }
 
+/** The token as Anthropic clients send their API key (`x-api-key`). */
+export function apiKeyToken(request: FastifyRequest): string | null {
+  const header = request.headers['x-api-key'];
+  if (typeof header !== 'string') return null;
+  const v = header.trim();
+  return v === '' ? null : v;
+}
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -108,7 +116,7 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
             .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS')
             .header(
               'access-control-allow-headers',
-              'authorization, content-type, x-osaurus-agent-id, x-osaurus-conversation-id',
+              'authorization, x-api-key, content-type, x-osaurus-agent-id, x-osaurus-conversation-id',
             )
             .header('access-control-max-age', '600')
             .send();
@@ -116,12 +124,12 @@ export function registerSecurity(app: FastifyInstance, options: SecurityOptions)
       }
     }
     if (request.routeOptions.config?.public !== true) {
-      const given = bearerToken(request);
+      const given = bearerToken(request) ?? apiKeyToken(request);
       if (given === null || !timingSafeEqual(digest(given), expectedDigest)) {
         throw new CairnError(
           ErrorCode.Unauthorized,
           given === null
-            ? 'Missing access token: send it as "Authorization: Bearer <token>" (the OpenAI API key of your client).'
+            ? 'Missing access token: send it as "Authorization: Bearer <token>" (the OpenAI API key of your client) or as "x-api-key" (Anthropic clients).'
             : 'Invalid access token.',
         );
       }

@@ -1,4 +1,9 @@
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
+import {
+  Agent as HttpAgent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request as httpRequest,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { displayUrl } from '../../../shared/urls.ts';
@@ -24,6 +29,13 @@ export interface UpstreamConfig {
   upstreamApiKey?: string;
   /** Time allowed until the provider answers with headers, and between two stream chunks. */
   timeoutMs?: number;
+  /**
+   * How the API key is sent: `authorization` (Bearer, OpenAI-compatible providers) or
+   * `x-api-key` (Anthropic). Default authorization.
+   */
+  apiKeyHeader?: 'authorization' | 'x-api-key';
+  /** false: only `upstreamUrl` is used, never the providers of the settings. Default true. */
+  useSettingsProviders?: boolean;
 }
 
 export interface UpstreamTarget {
@@ -39,12 +51,18 @@ export interface ForwardRequest {
   /** A JSON body, already serialised (forwarded byte for byte). */
   body?: string;
   signal?: AbortSignal;
+  /** Extra request headers (e.g. the client's `anthropic-version` on a pass-through). */
+  headers?: Record<string, string>;
+  /** Resolve with non-2xx answers too, untouched (a pass-through shows the provider's error). */
+  anyStatus?: boolean;
 }
 
 /** A 2xx answer of the provider; the body is read once, as text or chunk by chunk. */
 export interface UpstreamResponse {
   status: number;
   contentType: string | null;
+  /** The provider's response headers (retry-after, request ids, ...). */
+  headers: IncomingHttpHeaders;
   /** The body as a Node stream (chunks as they arrive). Errors if the answer is cut short. */
   body: IncomingMessage;
   /** The whole body; rejects when the connection closed before it was complete. */
@@ -196,6 +214,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
   let cachedTarget: UpstreamTarget | null = null;
   const target = (): UpstreamTarget | null => {
     if (configTarget) return configTarget;
+    if (config.useSettingsProviders === false) return null;
     const s = options.settings.get();
     if (s !== cachedFor) {
       const provider =
@@ -241,6 +260,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
     const secure = url.protocol === 'https:';
     const headers: Record<string, string | number> = {
       accept: 'application/json, text/event-stream',
+      ...request.headers,
     };
     let body: Buffer | undefined;
     if (request.body !== undefined) {
@@ -248,7 +268,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
       headers['content-type'] = 'application/json';
       headers['content-length'] = body.length;
     }
-    if (t.apiKey) headers.authorization = `Bearer ${t.apiKey}`;
+    if (t.apiKey) {
+      if (config.apiKeyHeader === 'x-api-key') headers['x-api-key'] = t.apiKey;
+      else headers.authorization = `Bearer ${t.apiKey}`;
+    }
 
     return new Promise<UpstreamResponse>((resolve, reject) => {
       let settled = false;
@@ -290,10 +313,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
           const answer: UpstreamResponse = {
             status,
             contentType,
+            headers: res.headers,
             body: res,
             text: () => readBody(res, timeout),
           };
-          if (status >= 200 && status < 300) {
+          if ((status >= 200 && status < 300) || request.anyStatus) {
             resolve(answer);
             return;
           }

@@ -23,8 +23,8 @@ import { parseWith } from '../validate.ts';
 // unchanged, the answer is streamed through as it arrives, and the turn is recorded only
 // once the answer completed, after the response was sent.
 
-const AGENT_HEADER = 'x-osaurus-agent-id';
-const CONVERSATION_HEADER = 'x-osaurus-conversation-id';
+export const AGENT_HEADER = 'x-osaurus-agent-id';
+export const CONVERSATION_HEADER = 'x-osaurus-conversation-id';
 
 export interface ProxyRouteOptions {
   background: BackgroundTasks;
@@ -32,7 +32,7 @@ export interface ProxyRouteOptions {
   chatBodyLimit: number;
 }
 
-function headerValue(request: FastifyRequest, name: string, field: string): string | null {
+export function headerValue(request: FastifyRequest, name: string, field: string): string | null {
   const raw = request.headers[name];
   if (raw === undefined) return null;
   const v = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
@@ -115,7 +115,7 @@ function withContents(
   );
 }
 
-function upstreamOf(services: EngineServices): ProviderClient {
+export function upstreamOf(services: EngineServices): ProviderClient {
   const u = services.upstream;
   if (!isProviderClient(u)) {
     throw new CairnError(ErrorCode.NoUpstream, 'No upstream model provider is configured.');
@@ -124,14 +124,14 @@ function upstreamOf(services: EngineServices): ProviderClient {
 }
 
 /** The client closed the connection: nothing can be sent; end the request quietly. */
-function clientGone(reply: FastifyReply): FastifyReply {
+export function clientGone(reply: FastifyReply): FastifyReply {
   reply.hijack();
   if (!reply.raw.destroyed) reply.raw.destroy();
   return reply;
 }
 
 /** Aborts when the client goes away before the response was fully written. */
-function clientAbortSignal(reply: FastifyReply): AbortController {
+export function clientAbortSignal(reply: FastifyReply): AbortController {
   const controller = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort();
@@ -139,23 +139,41 @@ function clientAbortSignal(reply: FastifyReply): AbortController {
   return controller;
 }
 
+/** How a stream is shown to the client: as it came, or translated to another format. */
+export interface StreamShape {
+  /** The content type of the client's stream (default: the upstream's). */
+  contentType?: string;
+  /** What the client gets for an upstream chunk ('' = nothing yet); default: the chunk. */
+  translate?(chunk: Buffer): string | Buffer;
+  /** Written after the upstream ended properly (a translated stream's closing events). */
+  end?(): string;
+  /** The event that tells the client the stream failed, in its format. */
+  errorEvent(err: CairnError): string;
+}
+
+/** An OpenAI chat stream passed through as it came. */
+export const OPENAI_STREAM: StreamShape = {
+  errorEvent: (err) => `data: ${JSON.stringify(errorBody(err))}\n\n`,
+};
+
 /**
  * Writes each upstream chunk to the client as it arrives (no buffering) and keeps a copy
  * for recording. Resolves ok=false when the client left, the upstream broke off, or it went
  * silent for longer than the timeout (the client then gets an error event).
  */
-function pipeStream(
+export function pipeStream(
   reply: FastifyReply,
   res: UpstreamResponse,
   upstream: ProviderClient,
   abort: AbortController,
   log: EngineServices['logger'],
+  shape: StreamShape = OPENAI_STREAM,
 ): Promise<{ sse: string; ok: boolean }> {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(res.status, {
     ...(reply.getHeaders() as Record<string, string>),
-    'content-type': res.contentType ?? 'text/event-stream; charset=utf-8',
+    'content-type': shape.contentType ?? res.contentType ?? 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
@@ -174,9 +192,8 @@ function pipeStream(
       clearTimeout(idle);
       body.off('data', onData);
       if (!body.destroyed && !ok) body.destroy();
-      if (failure && !raw.writableEnded && !raw.destroyed) {
-        raw.write(`data: ${JSON.stringify(errorBody(failure))}\n\n`);
-      }
+      if (ok && shape.end && !raw.writableEnded && !raw.destroyed) raw.write(shape.end());
+      if (failure && !raw.writableEnded && !raw.destroyed) raw.write(shape.errorEvent(failure));
       if (!raw.writableEnded) raw.end();
       resolve({ sse: ok ? Buffer.concat(chunks).toString('utf8') : '', ok });
     };
@@ -196,7 +213,8 @@ function pipeStream(
     };
     const onData = (chunk: Buffer) => {
       if (abort.signal.aborted) return;
-      raw.write(chunk);
+      const out = shape.translate ? shape.translate(chunk) : chunk;
+      if (out.length > 0) raw.write(out);
       chunks.push(chunk);
       armIdle();
     };

@@ -1,0 +1,333 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AnthropicCountTokensRequest,
+  type AnthropicMessage,
+  AnthropicMessagesRequest,
+} from '../../../../shared/wire-formats.ts';
+import { ErrorCode } from '../../../../shared/errors.ts';
+import { CairnError, isCairnError } from '../../errors.ts';
+import { countTokens } from '../../memory/tokens.ts';
+import type { ChatMessageLike, EngineServices } from '../../services.ts';
+import type { TranscriptWriter } from '../../store/transcript-writer.ts';
+import type { ProviderClient, UpstreamResponse } from '../../upstream/upstream-client.ts';
+import type { BackgroundTasks } from '../background.ts';
+import { readChatCompletion } from '../formats/chat-stream.ts';
+import {
+  anthropicAnswerText,
+  anthropicErrorBody,
+  anthropicToChat,
+  anthropicUserText,
+  chatAnswerToAnthropic,
+  createAnthropicStreamTranslator,
+  isToolResultsOnly,
+  readAnthropicSse,
+} from '../formats/anthropic.ts';
+import { sseEvent } from '../formats/sse.ts';
+import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
+import { placeMemory } from '../sticky-memory.ts';
+import { parseWith } from '../validate.ts';
+import {
+  AGENT_HEADER,
+  CONVERSATION_HEADER,
+  clientAbortSignal,
+  clientGone,
+  deriveConversationId,
+  headerValue,
+  pipeStream,
+  readSseTranscript,
+  type StreamShape,
+  upstreamOf,
+} from './proxy.ts';
+
+// Anthropic Messages (DESIGN §9), for clients such as Claude Code (ANTHROPIC_BASE_URL, the
+// agent header via ANTHROPIC_CUSTOM_HEADERS). With an Anthropic upstream configured the request
+// is passed through in its own format: anthropic-* headers, unknown fields, cache_control and
+// system blocks untouched, only the memory text part added; the provider's answer, usage and
+// errors (with retry-after) come back as they are. Without one it is translated to the
+// OpenAI-compatible upstream and its answer translated back. Errors Cairn itself answers are
+// in Anthropic's shape.
+
+/** Claude Code marks its side requests (titles, summaries); only `main` is the user's turn. */
+const REQUEST_CLASS_HEADER = 'x-claude-code-request-class';
+/** Response headers of the provider a pass-through hands back. */
+const PASSED_RESPONSE_HEADER = /^(anthropic-|retry-after$|request-id$|x-request-id$)/;
+
+export interface AnthropicRouteOptions {
+  background: BackgroundTasks;
+  writer: TranscriptWriter;
+  bodyLimit: number;
+  /** The Anthropic upstream (pass-through), or null: translate to the OpenAI-compatible one. */
+  anthropicUpstream: ProviderClient | null;
+}
+
+const ANTHROPIC_STREAM_ERRORS: Pick<StreamShape, 'errorEvent'> = {
+  errorEvent: (err) => sseEvent('error', anthropicErrorBody(err.status, err.message)),
+};
+
+/** The `anthropic-*` headers of the client's request (version, beta flags). */
+function anthropicHeaders(request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.startsWith('anthropic-') && value !== undefined) {
+      out[name] = Array.isArray(value) ? value.join(',') : value;
+    }
+  }
+  return out;
+}
+
+function passResponseHeaders(reply: FastifyReply, res: UpstreamResponse): void {
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined && PASSED_RESPONSE_HEADER.test(name)) reply.header(name, value);
+  }
+}
+
+async function readWhole(res: UpstreamResponse, abort: AbortController): Promise<string | null> {
+  try {
+    return await res.text();
+  } catch (err) {
+    if (abort.signal.aborted) return null;
+    if (isCairnError(err)) throw err;
+    throw new CairnError(
+      ErrorCode.UpstreamError,
+      'The upstream provider closed the connection before the answer was complete.',
+      { status: 502, cause: err },
+    );
+  }
+}
+
+interface PreparedMemory {
+  messages: AnthropicMessage[];
+  turn: MemoryTurn | null;
+}
+
+/** Sticky memory for an Anthropic request; the header says what happened. */
+async function prepareMemory(
+  deps: Parameters<typeof placeMemory>[0],
+  request: FastifyRequest,
+  reply: FastifyReply,
+  messages: AnthropicMessage[],
+  startedAt: number,
+  signal: AbortSignal,
+): Promise<PreparedMemory> {
+  const agentId = headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
+  if (agentId === null) return { messages, turn: null };
+  const requestClass = headerValue(request, REQUEST_CLASS_HEADER, REQUEST_CLASS_HEADER);
+  if (requestClass !== null && requestClass !== 'main') {
+    // A side request of the client: no memory, nothing recorded.
+    reply.header(MEMORY_HEADER, 'none; reason=auxiliary');
+    return { messages, turn: null };
+  }
+  const conversationId =
+    headerValue(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
+    deriveConversationId(agentId, messages as unknown as ChatMessageLike[]);
+  let newest = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === 'user') {
+      newest = i;
+      break;
+    }
+  }
+  const toolOnly = newest >= 0 && isToolResultsOnly(messages[newest]!);
+  const placed = await placeMemory(deps, {
+    protocol: 'anthropic',
+    agentId,
+    conversationId,
+    userText: newest >= 0 ? anthropicUserText(messages[newest]) : null,
+    skip: toolOnly ? 'tool-continuation' : null,
+    recordUser: !toolOnly && newest === messages.length - 1,
+    startedAt,
+    signal,
+    userMessages: messages.flatMap((m, index) =>
+      m.role === 'user' ? [{ index, content: m.content }] : [],
+    ),
+    newestIndex: newest >= 0 ? newest : null,
+    partType: 'text',
+  });
+  reply.header(MEMORY_HEADER, placed.header);
+  const out =
+    placed.contents.size === 0
+      ? messages
+      : messages.map((m, i) =>
+          placed.contents.has(i)
+            ? { ...m, content: placed.contents.get(i) as AnthropicMessage['content'] }
+            : m,
+        );
+  return { messages: out, turn: placed.turn.active ? placed.turn : null };
+}
+
+export function registerAnthropicRoutes(
+  app: FastifyInstance,
+  services: EngineServices,
+  options: AnthropicRouteOptions,
+): void {
+  const log = services.logger.child('anthropic');
+  const deps = { services, background: options.background, writer: options.writer };
+  // Answers a pass-through sends as the provider gave them (its own error bodies included).
+  const untouched = new WeakSet<FastifyRequest>();
+
+  void app.register(async (scope) => {
+    // Errors Cairn answers (validation, auth, no upstream) come out of the shared error
+    // handler in the OpenAI shape; Anthropic clients read `{type:"error", error:{type,message}}`.
+    scope.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode < 400 || untouched.has(request) || typeof payload !== 'string') {
+        return payload;
+      }
+      try {
+        const body = JSON.parse(payload) as { type?: string; error?: { message?: unknown } };
+        if (body.type !== 'error' && typeof body.error?.message === 'string') {
+          return JSON.stringify(anthropicErrorBody(reply.statusCode, body.error.message));
+        }
+      } catch {
+        // not JSON: leave it
+      }
+      return payload;
+    });
+
+    scope.post('/v1/messages', { bodyLimit: options.bodyLimit }, async (request, reply) => {
+      const startedAt = services.clock.now();
+      const body = parseWith(AnthropicMessagesRequest, request.body);
+      const original = request.body as Record<string, unknown>;
+      const abort = clientAbortSignal(reply);
+      let prepared: PreparedMemory;
+      try {
+        prepared = await prepareMemory(
+          deps,
+          request,
+          reply,
+          body.messages,
+          startedAt,
+          abort.signal,
+        );
+      } catch (err) {
+        if (abort.signal.aborted) return clientGone(reply);
+        throw err;
+      }
+      const { turn } = prepared;
+      const changed = prepared.messages !== body.messages;
+      const anthropic = options.anthropicUpstream;
+
+      if (anthropic?.target()) {
+        // Pass-through: the client's JSON as it came unless a block was placed, and then
+        // with only `messages` replaced (every other field in its place).
+        const payload = changed
+          ? JSON.stringify({ ...original, messages: prepared.messages })
+          : (request.rawBody ?? JSON.stringify(original));
+        let res: UpstreamResponse;
+        try {
+          res = await anthropic.forward({
+            method: 'POST',
+            path: '/v1/messages',
+            body: payload,
+            headers: anthropicHeaders(request),
+            anyStatus: true,
+            signal: abort.signal,
+          });
+        } catch (err) {
+          if (abort.signal.aborted && !isCairnError(err)) return clientGone(reply);
+          throw err;
+        }
+        passResponseHeaders(reply, res);
+        if (res.status >= 200 && res.status < 300 && res.contentType?.includes('event-stream')) {
+          const { sse, ok } = await pipeStream(reply, res, anthropic, abort, log, {
+            ...ANTHROPIC_STREAM_ERRORS,
+          });
+          if (ok && turn) {
+            turn.recordAnswer(() => {
+              const { text, completed } = readAnthropicSse(sse);
+              return completed ? text : null;
+            });
+          }
+          return reply;
+        }
+        const text = await readWhole(res, abort);
+        if (text === null) return clientGone(reply);
+        untouched.add(request);
+        reply
+          .code(res.status)
+          .header('content-type', res.contentType ?? 'application/json')
+          .send(text);
+        if (turn && res.status < 300) turn.recordAnswer(() => anthropicAnswerText(text));
+        return reply;
+      }
+
+      // Translated to the OpenAI-compatible upstream.
+      const upstream = upstreamOf(services);
+      const chat = anthropicToChat({ ...body, messages: prepared.messages });
+      let res: UpstreamResponse;
+      try {
+        res = await upstream.forward({
+          method: 'POST',
+          path: '/chat/completions',
+          body: JSON.stringify(chat),
+          signal: abort.signal,
+        });
+      } catch (err) {
+        if (abort.signal.aborted && !isCairnError(err)) return clientGone(reply);
+        throw err;
+      }
+      if (res.contentType?.includes('event-stream')) {
+        const translator = createAnthropicStreamTranslator(body.model);
+        const { sse, ok } = await pipeStream(reply, res, upstream, abort, log, {
+          contentType: 'text/event-stream; charset=utf-8',
+          translate: translator.translate,
+          end: translator.end,
+          ...ANTHROPIC_STREAM_ERRORS,
+        });
+        if (ok && turn) {
+          turn.recordAnswer(() => {
+            const { text, completed } = readSseTranscript(sse);
+            return completed ? text : null;
+          });
+        }
+        return reply;
+      }
+      const text = await readWhole(res, abort);
+      if (text === null) return clientGone(reply);
+      let answer;
+      try {
+        answer = readChatCompletion(text);
+      } catch (err) {
+        throw new CairnError(ErrorCode.UpstreamError, 'The upstream provider sent invalid JSON.', {
+          status: 502,
+          cause: err,
+        });
+      }
+      reply.code(200).send(chatAnswerToAnthropic(answer, body.model));
+      turn?.recordAnswer(() => answer.text);
+      return reply;
+    });
+
+    scope.post(
+      '/v1/messages/count_tokens',
+      { bodyLimit: options.bodyLimit },
+      async (request, reply) => {
+        const body = parseWith(AnthropicCountTokensRequest, request.body);
+        const anthropic = options.anthropicUpstream;
+        if (anthropic?.target()) {
+          const abort = clientAbortSignal(reply);
+          const res = await anthropic.forward({
+            method: 'POST',
+            path: '/v1/messages/count_tokens',
+            body: request.rawBody ?? JSON.stringify(request.body),
+            headers: anthropicHeaders(request),
+            anyStatus: true,
+            signal: abort.signal,
+          });
+          passResponseHeaders(reply, res);
+          const text = await readWhole(res, abort);
+          if (text === null) return clientGone(reply);
+          untouched.add(request);
+          return reply
+            .code(res.status)
+            .header('content-type', res.contentType ?? 'application/json')
+            .send(text);
+        }
+        // No Anthropic provider to ask: count the request's text with Cairn's tokenizer
+        // (cl100k), an estimate of the same order as the model's own count.
+        const chat = anthropicToChat({ ...body, max_tokens: 1 });
+        const text = JSON.stringify([chat.messages, chat.tools ?? []]);
+        return reply.send({ input_tokens: countTokens(text) });
+      },
+    );
+  });
+}
