@@ -14,6 +14,7 @@ import { createTray, type CairnTray } from './desktop/tray.ts';
 import { createEngine, type Engine, type EngineConfig } from './engine/engine.ts';
 import { isCairnError } from './engine/errors.ts';
 import { createLogger, type Logger, type LogLevel } from './engine/logger.ts';
+import { WORD_VECTORS_FILE } from './engine/vector/word-vectors-asset.ts';
 
 const DEFAULT_PORT = 1337;
 const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
@@ -151,6 +152,7 @@ async function main(): Promise<void> {
         upstreamUrl: process.env.CAIRN_UPSTREAM_URL || undefined,
         upstreamApiKey: process.env.CAIRN_UPSTREAM_API_KEY || undefined,
         coreModel: process.env.CAIRN_CORE_MODEL || undefined,
+        embedder: { wordVectorsFile: join(paths.resources, 'word-vectors', WORD_VECTORS_FILE) },
       },
       log,
     );

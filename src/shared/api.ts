@@ -14,14 +14,64 @@ const isoOrDateString = z.string().trim().min(1).max(100);
 export const KeySource = z.enum(['keychain', 'env', 'keyfile', 'recovery']);
 export type KeySource = z.infer<typeof KeySource>;
 
+const EmbedderStatusSchema = z.enum([
+  'disabled',
+  'idle',
+  'downloading',
+  'loading',
+  'ready',
+  'error',
+]);
+
+/** Which embedder serves vector search now (keyword search always runs). */
+export const ActiveEmbedder = z.enum(['sentence_model', 'word_vectors', 'none']);
+export type ActiveEmbedder = z.infer<typeof ActiveEmbedder>;
+
+/**
+ * The sentence model's state (status, model, progress, dims, error), plus which embedder
+ * serves vector search, the static word vectors used until the model is ready, and the
+ * retry schedule of a failed model load.
+ */
 export const EmbedderStateSchema = z.object({
-  status: z.enum(['disabled', 'idle', 'downloading', 'loading', 'ready', 'error']),
+  status: EmbedderStatusSchema,
   model: z.string(),
   progress: z.number().nullable(),
   dims: z.number().nullable(),
   error: z.string().nullable(),
+  active: ActiveEmbedder.optional(),
+  wordVectors: z
+    .object({
+      status: EmbedderStatusSchema,
+      model: z.string(),
+      dims: z.number().nullable(),
+      error: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
+  retry: z
+    .object({
+      /** Failed loads since the last success or manual retry. */
+      attempts: z.number(),
+      maxAttempts: z.number(),
+      /** When the next automatic attempt runs (ms since the epoch); null when none is planned. */
+      nextAt: z.number().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type EmbedderStateDto = z.infer<typeof EmbedderStateSchema>;
+
+/** Why the database makes /health `degraded`. */
+export const DatabaseProblem = z.enum(['damaged', 'disk_full', 'quarantined']);
+export type DatabaseProblem = z.infer<typeof DatabaseProblem>;
+export const IntegrityCheckState = z.enum([
+  'pending',
+  'running',
+  'passed',
+  'failed',
+  'unavailable',
+]);
+export type IntegrityCheckState = z.infer<typeof IntegrityCheckState>;
 
 export const HealthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -33,6 +83,13 @@ export const HealthResponse = z.object({
   uptimeSeconds: z.number(),
   /** Where an unreadable database was moved at start-up (never deleted), else null. */
   quarantined: z.string().nullable().default(null),
+  /** What makes the status `degraded` (the most serious first), else null. */
+  problem: DatabaseProblem.nullable().default(null),
+  /** Why, in words for the user, and what to do about it (null when nothing is wrong). */
+  reason: z.string().nullable().default(null),
+  action: z.string().nullable().default(null),
+  /** The background PRAGMA quick_check of the database file (after start, after damage). */
+  integrityCheck: IntegrityCheckState.default('pending'),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
 
@@ -57,8 +114,24 @@ export const IngestResponse = z.object({
 export type IngestResponse = z.infer<typeof IngestResponse>;
 
 // ---------- agents ----------
+/** Per-agent controls; null = the global setting applies. */
+export const AgentControls = z.object({
+  display_name: z.string().trim().min(1).max(100).nullable(),
+  paused: z.boolean(),
+  memory_budget_tokens: z.number().int().min(100).max(4000).nullable(),
+  episode_retention_days: z.number().int().min(0).max(3650).nullable(),
+  transcript_retention_days: z.number().int().min(0).max(3650).nullable(),
+});
+export type AgentControls = z.infer<typeof AgentControls>;
+/** PATCH /agents/:id: any subset; unknown keys are refused. */
+export const AgentControlsPatch = AgentControls.partial().strict();
+export type AgentControlsPatch = z.infer<typeof AgentControlsPatch>;
+
 export const AgentSummary = z.object({
   id: z.string(),
+  /** The name the user gave it (the id stays what clients send). */
+  display_name: z.string().nullable().default(null),
+  paused: z.boolean().default(false),
   pinned_count: z.number().int(),
   episode_count: z.number().int(),
   transcript_count: z.number().int(),
@@ -114,24 +187,8 @@ export const ConsolidationCounts = z.object({
   decayed: z.number().int(),
   merged: z.number().int(),
   promoted: z.number().int(),
-/** Per-agent controls; null = the global setting applies. */
-export const AgentControls = z.object({
-  display_name: z.string().trim().min(1).max(100).nullable(),
-  paused: z.boolean(),
-  memory_budget_tokens: z.number().int().min(100).max(4000).nullable(),
-  episode_retention_days: z.number().int().min(0).max(3650).nullable(),
-  transcript_retention_days: z.number().int().min(0).max(3650).nullable(),
-});
-export type AgentControls = z.infer<typeof AgentControls>;
-/** PATCH /agents/:id: any subset; unknown keys are refused. */
-export const AgentControlsPatch = AgentControls.partial().strict();
-export type AgentControlsPatch = z.infer<typeof AgentControlsPatch>;
-
   evicted: z.number().int(),
   pruned_episodes: z.number().int(),
-  /** The name the user gave it (the id stays what clients send). */
-  display_name: z.string().nullable().default(null),
-  paused: z.boolean().default(false),
   pruned_transcript: z.number().int(),
 });
 export type ConsolidationCounts = z.infer<typeof ConsolidationCounts>;
@@ -146,6 +203,13 @@ export const ConsolidationRun = z.object({
   error: z.string().nullable(),
 });
 export type ConsolidationRun = z.infer<typeof ConsolidationRun>;
+/** POST /memory/consolidate with dry_run: what a run would change, per step. */
+export const ConsolidationDryRun = z.object({
+  dry_run: z.literal(true),
+  agent_id: z.string().nullable(),
+  counts: ConsolidationCounts,
+});
+export type ConsolidationDryRun = z.infer<typeof ConsolidationDryRun>;
 /** POST /memory/consolidate answers with the run, whose counts are per step. */
 export const ConsolidateResponse = ConsolidationRun;
 export const ConsolidationRunsResponse = z.object({ runs: z.array(ConsolidationRun) });
@@ -159,13 +223,6 @@ export const Pagination = z.object({
 });
 
 export const PinnedFact = z.object({
-/** POST /memory/consolidate with dry_run: what a run would change, per step. */
-export const ConsolidationDryRun = z.object({
-  dry_run: z.literal(true),
-  agent_id: z.string().nullable(),
-  counts: ConsolidationCounts,
-});
-export type ConsolidationDryRun = z.infer<typeof ConsolidationDryRun>;
   id: z.number().int(),
   agent_id: z.string(),
   content: z.string(),

@@ -14,6 +14,12 @@ import { type BackgroundTasks, createBackgroundTasks } from './server/background
 import type { EngineServices, SettingsService } from './services.ts';
 import { createSettingsService } from './settings-service.ts';
 import { openDataDirDatabase } from './store/database-file.ts';
+import { createDbMaintenance, type DbMaintenance } from './store/db-maintenance.ts';
+import { dataVersion } from './store/integrity.ts';
+import type { Db } from './store/migrate.ts';
+import { openDatabase } from './store/open.ts';
+import { createBackupService } from './backup-service.ts';
+import { createDbHealth } from './db-health.ts';
 import { getMeta, setMeta } from './store/meta.ts';
 import { createTranscriptWriter, type TranscriptWriter } from './store/transcript-writer.ts';
 import { createUpstreamClient } from './upstream/upstream-client.ts';
@@ -24,6 +30,12 @@ import { createDeletionService } from './memory/deletion.ts';
 import { createConsolidator } from './memory/consolidator.ts';
 import { createVectorIndex } from './vector/vector-index.ts';
 import { createVectorService } from './vector/vector-service.ts';
+import { createWordVectorEmbedder } from './vector/word-vector-embedder.ts';
+import {
+  checkoutWordVectorsPath,
+  ensureWordVectorAsset,
+  WORD_VECTORS_FILE,
+} from './vector/word-vectors-asset.ts';
 
 // createEngine(config) wires every part of the engine (DESIGN §1). It is used by the
 // headless CLI, the Electron main process and the tests alike; nothing here imports electron.
@@ -36,6 +48,10 @@ export interface EngineEmbedderConfig {
   /** Download cache (default <dataDir>/models). */
   cacheDir?: string;
   allowRemoteModels?: boolean;
+  /** The built word-vector asset (packaged resources); default: the checkout's resources/. */
+  wordVectorsFile?: string;
+  /** Static word vectors until the sentence model is ready (default true). */
+  wordVectors?: boolean;
 }
 
 export interface EngineConfig {
@@ -171,9 +187,13 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
   const db = opened.db;
   // Requests in flight: recording a turn waits until there are none (BackgroundTasks).
   const activity = createActivity();
-  let writer: TranscriptWriter;
+  let writer: TranscriptWriter | null = null;
+  let maintenance: DbMaintenance | null = null;
+  let commitWatch: Db;
   try {
-    // The key is needed once more, for the writer thread's own connection; then it is wiped.
+    // The key is needed once more, for the connections of the writer thread, of the
+    // maintenance thread (backups, integrity checks) and of the commit watch (db-health:
+    // "a write succeeded"); then it is wiped.
     writer = await createTranscriptWriter({
       db,
       path: opened.path,
@@ -181,12 +201,31 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       logger,
       useWorker: config.writerWorker,
     });
+    maintenance = await createDbMaintenance({ db, path: opened.path, key: resolved.key, logger });
+    commitWatch = openDatabase({
+      path: opened.path,
+      key: resolved.key,
+      readonly: true,
+      migrate: false,
+    });
   } catch (err) {
+    await maintenance?.close().catch(() => {});
+    await writer?.close().catch(() => {});
     db.close();
     throw err;
   } finally {
     resolved.key.fill(0);
   }
+  const dbHealth = createDbHealth({
+    logger,
+    // Only off this thread: a check of a large file takes seconds.
+    quickCheck: (maxErrors) =>
+      maintenance.mode === 'worker'
+        ? maintenance.quickCheck(maxErrors)
+        : Promise.reject(new Error('no maintenance worker')),
+    commitVersion: () => dataVersion(commitWatch),
+    quarantined: opened.quarantined,
+  });
 
   try {
     let generatedToken: string | null = null;
@@ -244,12 +283,33 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       logger,
     });
 
-    // Embeddings: the model loads in the background at start(); until it is ready (or when
-    // the backend is 'none') search runs on FTS5 alone.
+    // Word meaning from the first minute: static word vectors (built from the installed
+    // package into the models cache when no built asset is found).
+    const modelsDir = embedderConfig.cacheDir ?? join(dataDir, 'models');
+    const wordVectors =
+      embedderConfig.wordVectors === false
+        ? null
+        : createWordVectorEmbedder({
+            assetPath: () =>
+              ensureWordVectorAsset({
+                candidates: [embedderConfig.wordVectorsFile ?? checkoutWordVectorsPath()],
+                buildPath: join(modelsDir, 'word-vectors', WORD_VECTORS_FILE),
+              }),
+            logger,
+          });
+    // Embeddings: the model loads in the background at start(); until it is ready the word
+    // vectors serve vector search, and when the backend is 'none' search runs on FTS5 alone.
     const vectors =
       embedder.state().status === 'disabled'
         ? null
-        : createVectorService({ db, embedder, index: createVectorIndex(), logger, clock });
+        : createVectorService({
+            db,
+            embedder,
+            index: createVectorIndex(),
+            logger,
+            clock,
+            fallback: wordVectors ?? undefined,
+          });
     const memory = createMemoryReader({ db, settings, upstream, vectors, logger, clock });
     const distiller = createDistiller({
       db,
@@ -277,10 +337,23 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       memory,
       distiller,
       consolidator,
-      embedder: { state: () => embedder.state() },
+      deletion,
+      embedder: {
+        state: () =>
+          vectors?.state() ?? {
+            ...embedder.state(),
+            active: 'none',
+            wordVectors: null,
+            retry: null,
+          },
+        retry: () => vectors?.retryNow() ?? Promise.resolve(),
+        wordVectors: () => wordVectors?.words() ?? null,
+      },
       vectors,
       startedAt: clock.now(),
       quarantined: opened.quarantined,
+      dbHealth,
+      backups: createBackupService({ dataDir, maintenance, logger }),
       recoveryKey: () =>
         getRecoveryKey({
           dataDir,
@@ -294,7 +367,6 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     const background = createBackgroundTasks(logger.child('jobs'), { activity });
     const staticUiDir = config.staticUiDir ?? defaultStaticUiDir();
     const appOptions: AppOptions = {
-      deletion,
       background,
       transcriptWriter: writer,
       activity,
@@ -332,6 +404,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
         const url = await listen(app, { host, port: config.port ?? 1337 });
         started = true;
         consolidator.startTimer();
+        dbHealth.startCheck();
         // The model loads in the background (then the index, then the backfill of rows
         // without vectors): FTS5 search serves meanwhile.
         if (vectors) {
@@ -352,6 +425,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           } catch (err) {
             log.error('closing the server failed', { err });
           }
+          services.backups.close();
           await distiller.flush(3000).catch((err: unknown) => log.error('flush failed', { err }));
           distiller.stop();
           await background.drain(3000);
@@ -360,6 +434,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           ollamaUpstream?.close();
           anthropicUpstream?.close();
           await embedder.close().catch(() => {});
+          await maintenance.close();
+          commitWatch.close();
           try {
             db.pragma('wal_checkpoint(TRUNCATE)');
           } catch (err) {
@@ -373,6 +449,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     };
   } catch (err) {
     await writer.close().catch(() => {});
+    await maintenance.close().catch(() => {});
+    commitWatch.close();
     db.close();
     throw err;
   }

@@ -10,10 +10,13 @@ import type {
   SearchResult,
 } from '../../shared/api.ts';
 import type { Settings, SettingsPatch } from '../../shared/settings.ts';
+import type { BackupService } from './backup-service.ts';
 import type { Clock } from './clock.ts';
+import type { DbHealth } from './db-health.ts';
 import type { Logger } from './logger.ts';
 import type { DeletionService } from './memory/deletion.ts';
 import type { Db } from './store/migrate.ts';
+import type { WordVectors } from './vector/word-vectors.ts';
 
 export interface SettingsService {
   get(): Settings;
@@ -93,6 +96,10 @@ export interface ConsolidatorService {
 /** What the rest of the engine needs to know about embeddings (vector/ owns the rest). */
 export interface EmbedderStatus {
   state(): EmbedderStateDto;
+  /** Tries a failed sentence-model load again now (POST /memory/embedder/retry). */
+  retry(): Promise<void>;
+  /** Static word vectors (query expansion, relation mapping); null until loaded or when off. */
+  wordVectors(): WordVectors | null;
 }
 
 export type VectorKind = 'transcript' | 'episode' | 'pinned';
@@ -136,6 +143,10 @@ export interface EngineServices {
   startedAt: number;
   /** Where an unreadable database was moved at start-up (shown in /health and the UI). */
   quarantined: string | null;
+  /** Damage, disk full, quarantine: what /health and the Overview page report. */
+  dbHealth: DbHealth;
+  /** Encrypted copies for GET /memory/backup, one at a time. */
+  backups: BackupService;
   /**
    * The recovery key, re-derived on demand from the key's source (keychain, key file or
    * environment) so the engine keeps no copy of the key in memory.

@@ -18,8 +18,9 @@ import { registerMcpRoutes } from './routes/mcp.ts';
 import { registerOllamaRoutes } from './routes/ollama.ts';
 import { registerAnthropicRoutes } from './routes/anthropic.ts';
 import { registerBackupRoutes } from './routes/backup.ts';
-import { registerSecurity } from './security.ts';
 import { registerTrashRoutes } from './routes/trash.ts';
+import { registerEmbedderRoutes } from './routes/embedder.ts';
+import { registerSecurity } from './security.ts';
 import { createInlineTranscriptWriter, type TranscriptWriter } from '../store/transcript-writer.ts';
 import type { ProviderClient } from '../upstream/upstream-client.ts';
 import { registerStaticUi } from './static-ui.ts';
@@ -175,8 +176,10 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   registerRecoveryKeyRoutes(app, services);
   registerMemoryReadRoutes(app, services);
   registerMemoryAdminRoutes(app, services);
-  registerMcpRoutes(app);
+  registerMcpRoutes(app, services);
   registerBackupRoutes(app, services);
+  registerTrashRoutes(app, services);
+  registerEmbedderRoutes(app, services);
   if (options.staticUiDir !== undefined) registerStaticUi(app, { rootDir: options.staticUiDir });
 
   app.addHook('onClose', async () => {
@@ -187,7 +190,6 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
 
 export interface ListenOptions {
   host: string;
-  registerTrashRoutes(app, services);
   port: number;
 }
 

@@ -53,7 +53,7 @@ interface VectorStatements {
   upsert: Record<VectorKind, Statement<UpsertParams>>;
   missing: Record<
     VectorKind,
-    Statement<[number, string | null, string | null, VectorKind, string, number], TextRow>
+    Statement<[number, string | null, string | null, VectorKind, string, string, number], TextRow>
   >;
   remove: Statement<[VectorKind, number]>;
   removeAgent: Statement<[string]>;
@@ -84,12 +84,12 @@ function statements(db: Db): VectorStatements {
       missing: perKind((kind) => {
         const { table, text } = SOURCES[kind];
         return db.prepare<
-          [number, string | null, string | null, VectorKind, string, number],
+          [number, string | null, string | null, VectorKind, string, string, number],
           TextRow
         >(
           `SELECT s.id AS id, s.agent_id AS agentId, s.${text} AS text FROM ${table} s
            WHERE s.id > ? AND (? IS NULL OR s.agent_id = ?) AND length(trim(s.${text})) > 0
-             AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.kind = ? AND v.row_id = s.id AND v.model = ?)
+             AND NOT EXISTS (SELECT 1 FROM vectors v WHERE v.kind = ? AND v.row_id = s.id AND v.model IN (?, ?))
            ORDER BY s.id LIMIT ?`,
         );
       }),
@@ -224,7 +224,8 @@ export function countVectors(db: Db, filter: Partial<VectorFilter> = {}): number
 /**
  * Source rows of `kind` (optionally of one agent) with non-blank text and no vector from
  * `model`, in id order, starting after `afterId`. Rows embedded by another model count as
- * missing. Page with `afterId` = the last id returned.
+ * missing, except by `alsoModel` when given (the static word vectors must not replace the
+ * sentence model's vectors). Page with `afterId` = the last id returned.
  */
 export function missingVectorRowIds(
   db: Db,
@@ -233,6 +234,7 @@ export function missingVectorRowIds(
   model: string,
   limit: number,
   afterId = 0,
+  alsoModel?: string,
 ): TextRow[] {
   const agent = agentId ?? null;
   return statements(db).missing[kind].all(
@@ -241,6 +243,7 @@ export function missingVectorRowIds(
     agent,
     kind,
     model,
+    alsoModel ?? model,
     Math.max(0, Math.floor(limit)),
   );
 }
