@@ -28,6 +28,11 @@ export default defineConfig({
             import.meta.dirname,
             'src/main/engine/store/transcript-writer-worker.ts',
           ),
+          // Backups and integrity checks, likewise (store/db-maintenance.ts).
+          'db-maintenance-worker': resolve(
+            import.meta.dirname,
+            'src/main/engine/store/db-maintenance-worker.ts',
+          ),
         },
         external: NATIVE_EXTERNALS,
       },

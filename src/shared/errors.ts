@@ -21,6 +21,10 @@ export const ErrorCode = {
   KeyNotFound: 'key_not_found',
   DatabaseUnreadable: 'database_unreadable',
   DatabaseTooNew: 'database_too_new',
+  /** A read found the database file damaged (SQLITE_CORRUPT / SQLITE_NOTADB): 503. */
+  DatabaseDamaged: 'database_damaged',
+  /** The disk holding the data folder is full (SQLITE_FULL / ENOSPC): 507. */
+  DiskFull: 'disk_full',
   Internal: 'internal_error',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import { type ApiErrorBody, ErrorCode } from '../../../shared/errors.ts';
+import { classifyStorageError } from '../db-health.ts';
 import { CairnError, isCairnError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { describeIssues } from './validate.ts';
@@ -50,6 +51,31 @@ function fromFastify(err: FastifyError): CairnError | null {
   return null;
 }
 
+/**
+ * A full disk or a damaged database file, wherever it surfaced (an SQLite error, or the
+ * cause of a CairnError that only said "internal"): what the user can act on instead of a
+ * bare 500. 507 Insufficient Storage (RFC 4918 §11.5) for the disk, 503 for the damage (the
+ * service cannot answer until a backup is restored).
+ */
+function fromStorage(err: unknown): CairnError | null {
+  switch (classifyStorageError(err)) {
+    case 'disk_full':
+      return new CairnError(
+        ErrorCode.DiskFull,
+        "The disk holding Cairn's data is full: free space, then retry.",
+        { status: 507, cause: err },
+      );
+    case 'damaged':
+      return new CairnError(
+        ErrorCode.DatabaseDamaged,
+        "Cairn's database file is damaged, so this request could not be completed. Restore an encrypted backup, or export what is still readable first; GET /health says more.",
+        { status: 503, cause: err },
+      );
+    default:
+      return null;
+  }
+}
+
 export function sendError(reply: FastifyReply, err: CairnError): FastifyReply {
   return reply.code(err.status).type('application/json; charset=utf-8').send(errorBody(err));
 }
@@ -61,7 +87,10 @@ export function sendError(reply: FastifyReply, err: CairnError): FastifyReply {
 export function registerErrorHandler(app: FastifyInstance, logger: Logger): void {
   app.setErrorHandler((raw: FastifyError | Error, request, reply) => {
     let err: CairnError | null;
-    if (isCairnError(raw)) err = raw;
+    // A storage failure says more than a generic 5xx built around it; a 4xx stays as it is.
+    const storage = isCairnError(raw) && raw.status < 500 ? null : fromStorage(raw);
+    if (storage) err = storage;
+    else if (isCairnError(raw)) err = raw;
     else if (raw instanceof ZodError) {
       err = new CairnError(
         ErrorCode.ValidationFailed,

@@ -48,6 +48,7 @@ export function OverviewPage() {
           get it back, stop Cairn and restore that file with its recovery key.
         </div>
       ) : null}
+      {h ? <DatabaseProblemBanner health={h} /> : null}
       <div className="grid grid-2">
         <Card title="Server">
           {h ? (
@@ -169,6 +170,27 @@ export function OverviewPage() {
           )}
         </Card>
       </div>
+    </div>
+  );
+}
+
+const PROBLEM_TITLE: Record<'damaged' | 'disk_full', string> = {
+  damaged: "Cairn's database file is damaged.",
+  disk_full: "The disk holding Cairn's data is full.",
+};
+
+/** A damaged database or a full disk: what happened and what to do (from /health). */
+function DatabaseProblemBanner({ health }: { health: HealthResponse }) {
+  const problem = health.problem;
+  if (problem !== 'damaged' && problem !== 'disk_full') return null;
+  return (
+    <div className="alert alert-error" role="alert" data-testid="database-problem">
+      <strong>{PROBLEM_TITLE[problem]}</strong> {health.reason}
+      {health.action ? (
+        <p>
+          <strong>What to do:</strong> {health.action}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,20 @@
+// Makes a database large (tests and benches of whole-file work: backups, integrity checks)
+// quickly: rows of random bytes in a table of their own, written by SQLite itself in one
+// statement. Random bytes, so the size on disk is what was asked for.
+import type { Db } from '../../src/main/engine/store/migrate.ts';
+
+export const FILLER_ROW_BYTES = 4000;
+
+/** Adds about `bytes` of rows to the `filler` table (created if needed); returns the row count. */
+export function fillDatabase(db: Db, bytes: number): number {
+  const rows = Math.ceil(bytes / FILLER_ROW_BYTES);
+  db.exec('CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, b BLOB NOT NULL)');
+  const batch = 10_000;
+  for (let done = 0; done < rows; done += batch) {
+    db.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+       INSERT INTO filler (b) SELECT randomblob(?) FROM n`,
+    ).run(Math.min(batch, rows - done), FILLER_ROW_BYTES);
+  }
+  return db.prepare('SELECT count(*) FROM filler').pluck().get() as number;
+}
