@@ -1,83 +1,40 @@
-// POST /mcp (DESIGN §9): the Model Context Protocol over Streamable HTTP, answering each
-// JSON-RPC message with plain JSON (no server-initiated stream: GET answers 405, as the
-// transport allows). Tools: search_memory, remember, forget.
+// POST /mcp (DESIGN §9): the Model Context Protocol over Streamable HTTP, spoken by the
+// official TypeScript SDK (@modelcontextprotocol/sdk). Stateless: every POST gets a fresh
+// server and transport, so clients that `initialize` first and clients that call a tool
+// straight away both work, and no session outlives its request. Answers are plain JSON (no
+// server-initiated stream: GET answers 405, as the transport allows).
+// https://modelcontextprotocol.io/specification/2025-06-18/basic/transports
 //
-// Each tool is the matching HTTP route, called in-process with the caller's own token, so
-// validation, agent scoping, <private> stripping, identity overrides and vector removal are
-// exactly those of the REST API. https://modelcontextprotocol.io/specification/2025-06-18/basic/transports
+// Tools: search_memory, remember, forget, list_memories, each scoped to one agent (its
+// `agent_id` argument or the connection's X-Osaurus-Agent-Id header). They call the memory
+// services the REST routes call (STYLE: a transport never calls another transport).
+// Authentication, Host and Origin are checked by security.ts before this route runs.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import packageJson from '../../../../../package.json' with { type: 'json' };
 import { ErrorCode } from '../../../../shared/errors.ts';
-import { isCairnError } from '../../errors.ts';
+import {
+  ForgetArgs,
+  ListMemoriesArgs,
+  MCP_SERVER_NAME,
+  RememberArgs,
+  SearchMemoryArgs,
+  type ListMemoriesArgs as ListArgs,
+} from '../../../../shared/mcp.ts';
+import { CairnError, isCairnError } from '../../errors.ts';
+import { forgetMemory, rememberFact } from '../../memory-edits.ts';
+import type { EngineServices } from '../../services.ts';
+import { listEpisodes } from '../../store/episodes.ts';
+import { listPinned } from '../../store/pinned.ts';
+import { listTranscript } from '../../store/transcript.ts';
 import { exceedsJsonDepth } from '../json-depth.ts';
+import { toEpisodeDto, toPinnedDto } from './memory-admin.ts';
 
-const SUPPORTED_VERSIONS = ['2025-06-18', '2025-03-26', '2024-11-05'];
+type JsonRpcError = { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string } };
 
-const agentIdSchema = {
-  type: 'string',
-  description: 'The agent whose memory this is (the X-Osaurus-Agent-Id of its requests).',
-};
-const scopeSchema = { type: 'string', enum: ['pinned', 'episodes', 'transcript'] };
-
-const TOOLS = [
-  {
-    name: 'search_memory',
-    description:
-      "Search the agent's long-term memory: pinned facts, episodes (summaries of past " +
-      'conversations) or the raw transcript.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        agent_id: agentIdSchema,
-        scope: scopeSchema,
-        query: { type: 'string' },
-        top_k: { type: 'integer', minimum: 1, maximum: 100 },
-        days: { type: 'integer', minimum: 1, description: 'Only the last n days.' },
-      },
-      required: ['agent_id', 'scope', 'query'],
-    },
-  },
-  {
-    name: 'remember',
-    description: 'Store a durable fact in the agent’s memory (a pinned fact).',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        agent_id: agentIdSchema,
-        content: { type: 'string' },
-        tags: { type: 'array', items: { type: 'string' } },
-        salience: { type: 'number', minimum: 0, maximum: 1 },
-      },
-      required: ['agent_id', 'content'],
-    },
-  },
-  {
-    name: 'forget',
-    description: 'Delete one memory by scope and id (as returned by search_memory).',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        agent_id: agentIdSchema,
-        scope: scopeSchema,
-        id: { type: 'integer', minimum: 1 },
-      },
-      required: ['agent_id', 'scope', 'id'],
-    },
-  },
-] as const;
-
-interface JsonRpcMessage {
-  jsonrpc?: unknown;
-  id?: unknown;
-  method?: unknown;
-  params?: unknown;
-}
-
-type JsonRpcReply =
-  | { jsonrpc: '2.0'; id: unknown; result: unknown }
-  | { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string } };
-
-const rpcError = (id: unknown, code: number, message: string): JsonRpcReply => ({
+const rpcError = (id: unknown, code: number, message: string): JsonRpcError => ({
   jsonrpc: '2.0',
   id,
   error: { code, message },
@@ -106,13 +63,36 @@ export function toolArgumentsProblem(args: unknown): string | null {
 }
 
 /**
+ * The JSON-RPC errors for `tools/call` messages whose arguments are refused before the SDK
+ * sees them (the SDK's validation recurses), or null when every message may go on. In a
+ * batch, one refused call refuses the batch: each message gets its own error.
+ */
+export function refusedToolCalls(body: unknown): JsonRpcError | JsonRpcError[] | null {
+  const messages = Array.isArray(body) ? body : [body];
+  const problems = messages.map((m) =>
+    isObject(m) && m.method === 'tools/call' && isObject(m.params)
+      ? toolArgumentsProblem(m.params.arguments)
+      : null,
+  );
+  if (problems.every((p) => p === null)) return null;
+  const errors = messages.map((m, i) =>
+    rpcError(
+      isObject(m) ? (m.id ?? null) : null,
+      -32602,
+      problems[i] ?? 'Refused with the batch: another call in it had invalid arguments.',
+    ),
+  );
+  return Array.isArray(body) ? errors : errors[0]!;
+}
+
+/**
  * A body refused before the route ran (not JSON, too deep, too large) as the JSON-RPC error
  * an MCP client reads, with the HTTP status it had; null for other errors (authentication,
  * Host, Origin), which keep the API's own answer. The id is unknown: the body was not read.
  */
 function jsonRpcBodyError(
   err: FastifyError | Error,
-): { status: number; reply: JsonRpcReply } | null {
+): { status: number; reply: JsonRpcError } | null {
   const code = (err as { code?: unknown }).code;
   if (
     code === ErrorCode.InvalidJson ||
@@ -130,114 +110,184 @@ function jsonRpcBodyError(
   return null;
 }
 
-export function registerMcpRoutes(app: FastifyInstance): void {
-  /** Runs a REST route in-process with the caller's credentials. */
-  const callRoute = async (
-    request: FastifyRequest,
-    method: 'POST' | 'DELETE',
-    url: string,
-    body?: unknown,
-  ): Promise<{ ok: boolean; body: unknown }> => {
-    const res = await app.inject({
-      method,
-      url,
-      headers: {
-        authorization: request.headers.authorization ?? '',
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+/** The agent a call acts for: its argument, else the connection's header; never both apart. */
+export function resolveAgent(argument: string | undefined, header: string | null): string {
+  if (argument !== undefined && header !== null && argument !== header) {
+    throw new CairnError(
+      ErrorCode.ValidationFailed,
+      'agent_id differs from the X-Osaurus-Agent-Id of this connection.',
+    );
+  }
+  const agentId = argument ?? header;
+  if (agentId === null) {
+    throw new CairnError(
+      ErrorCode.ValidationFailed,
+      'agent_id is required (or connect with the X-Osaurus-Agent-Id header).',
+    );
+  }
+  return agentId;
+}
+
+const jsonResult = (value: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  isError: false,
+});
+
+/**
+ * Runs a tool: expected failures (CairnError: not found, invalid) become a tool error with
+ * their message, which the model can act on; anything else is a bug, logged, and answered
+ * without its details.
+ */
+async function runTool(
+  services: EngineServices,
+  name: string,
+  body: () => Promise<unknown> | unknown,
+): Promise<CallToolResult> {
+  try {
+    return jsonResult(await body());
+  } catch (err) {
+    if (isCairnError(err)) return { content: [{ type: 'text', text: err.message }], isError: true };
+    services.logger.child('mcp').error('tool failed', { tool: name, err });
+    return {
+      content: [{ type: 'text', text: 'Internal error (see the Cairn log).' }],
+      isError: true,
+    };
+  }
+}
+
+function listMemories(services: EngineServices, agentId: string, args: ListArgs) {
+  const page = { agentId, limit: args.limit ?? 50, offset: args.offset ?? 0 };
+  if (args.scope === 'pinned') {
+    const { items, total } = listPinned(services.db, {
+      ...page,
+      status: 'active',
+      sort: 'salience',
     });
-    let parsed: unknown = res.body;
-    try {
-      parsed = JSON.parse(res.body);
-    } catch {
-      // keep the text
-    }
-    return { ok: res.statusCode < 300, body: parsed };
-  };
+    return { items: items.map(toPinnedDto), total };
+  }
+  if (args.scope === 'episodes') {
+    const { items, total } = listEpisodes(services.db, page);
+    return { items: items.map(toEpisodeDto), total };
+  }
+  return listTranscript(services.db, { ...page, order: 'desc' });
+}
 
-  const callTool = async (request: FastifyRequest, name: string, args: Record<string, unknown>) => {
-    let res: { ok: boolean; body: unknown };
-    if (name === 'search_memory') {
-      res = await callRoute(request, 'POST', '/memory/search', args);
-    } else if (name === 'remember') {
-      res = await callRoute(request, 'POST', '/memory/pinned', {
-        agent_id: args.agent_id,
-        content: args.content,
-        ...(args.tags !== undefined ? { tags: args.tags } : {}),
-        ...(args.salience !== undefined ? { salience: args.salience } : {}),
-        pinned_by_user: false,
-      });
-    } else {
-      const scope = args.scope;
-      const id = args.id;
-      if (scope !== 'pinned' && scope !== 'episodes' && scope !== 'transcript') {
-        return toolError('scope must be one of pinned, episodes, transcript.');
-      }
-      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
-        return toolError('id must be a positive integer.');
-      }
-      if (typeof args.agent_id !== 'string') return toolError('agent_id is required.');
-      res = await callRoute(
-        request,
-        'DELETE',
-        `/memory/${scope}/${id}?agent_id=${encodeURIComponent(args.agent_id)}`,
-      );
-    }
-    if (!res.ok) {
-      const message = isObject(res.body) && isObject(res.body.error) ? res.body.error.message : '';
-      return toolError(typeof message === 'string' && message ? message : 'The call failed.');
-    }
-    return { content: [{ type: 'text', text: JSON.stringify(res.body) }], isError: false };
-  };
+/** The MCP server of one request: Cairn's memory tools, scoped by `headerAgent` if given. */
+export function createMemoryMcpServer(
+  services: EngineServices,
+  headerAgent: string | null,
+): McpServer {
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: packageJson.version },
+    { capabilities: { tools: {} } },
+  );
+  const agentOf = (argument: string | undefined) => resolveAgent(argument, headerAgent);
 
-  const handle = async (request: FastifyRequest, msg: unknown): Promise<JsonRpcReply | null> => {
-    if (!isObject(msg) || msg.jsonrpc !== '2.0' || typeof msg.method !== 'string') {
-      // A response or something that is not JSON-RPC: nothing to answer for a response.
-      if (isObject(msg) && msg.jsonrpc === '2.0' && msg.method === undefined) return null;
-      return rpcError(isObject(msg) ? (msg.id ?? null) : null, -32600, 'Invalid Request');
-    }
-    const { id, params } = msg as JsonRpcMessage;
-    const method = msg.method;
-    if (id === undefined) return null; // a notification (e.g. notifications/initialized)
-    switch (method) {
-      case 'initialize': {
-        const asked = isObject(params) ? params.protocolVersion : undefined;
-        const protocolVersion =
-          typeof asked === 'string' && SUPPORTED_VERSIONS.includes(asked)
-            ? asked
-            : SUPPORTED_VERSIONS[0];
-        return {
-          jsonrpc: '2.0',
-          id,
-          result: {
-            protocolVersion,
-            capabilities: { tools: {} },
-            serverInfo: { name: 'cairn', version: packageJson.version },
-          },
-        };
-      }
-      case 'ping':
-        return { jsonrpc: '2.0', id, result: {} };
-      case 'tools/list':
-        return { jsonrpc: '2.0', id, result: { tools: TOOLS } };
-      case 'tools/call': {
-        if (!isObject(params) || typeof params.name !== 'string') {
-          return rpcError(id, -32602, 'tools/call needs params.name.');
-        }
-        if (!TOOLS.some((t) => t.name === params.name)) {
-          return rpcError(id, -32602, `Unknown tool: ${params.name}`);
-        }
-        const problem = toolArgumentsProblem(params.arguments);
-        if (problem !== null) return rpcError(id, -32602, problem);
-        const args = isObject(params.arguments) ? params.arguments : {};
-        return { jsonrpc: '2.0', id, result: await callTool(request, params.name, args) };
-      }
-      default:
-        return rpcError(id, -32601, `Method not found: ${method}`);
-    }
-  };
+  server.registerTool(
+    'search_memory',
+    {
+      description:
+        "Search the agent's long-term memory: pinned facts, episodes (summaries of past " +
+        'conversations) or the raw transcript.',
+      inputSchema: SearchMemoryArgs,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      runTool(services, 'search_memory', async () => ({
+        results: await services.memory.search({ ...args, agent_id: agentOf(args.agent_id) }),
+      })),
+  );
+  server.registerTool(
+    'remember',
+    {
+      description: "Store a durable fact in the agent's memory (a pinned fact).",
+      inputSchema: RememberArgs,
+    },
+    (args) =>
+      runTool(services, 'remember', () =>
+        toPinnedDto(
+          rememberFact(services, {
+            agentId: agentOf(args.agent_id),
+            content: args.content,
+            tags: args.tags,
+            salience: args.salience,
+            pinnedByUser: false,
+          }),
+        ),
+      ),
+  );
+  server.registerTool(
+    'forget',
+    {
+      description:
+        'Delete one memory by scope and id (as search_memory or list_memories returned it). ' +
+        'It goes to the trash, where the user can restore it.',
+      inputSchema: ForgetArgs,
+      annotations: { destructiveHint: true },
+    },
+    (args) =>
+      runTool(services, 'forget', async () => {
+        const { id, trashId } = await forgetMemory(
+          services,
+          agentOf(args.agent_id),
+          args.scope,
+          args.id,
+        );
+        return { deleted: true, id, trash_id: trashId };
+      }),
+  );
+  server.registerTool(
+    'list_memories',
+    {
+      description:
+        "Browse the agent's memories of one scope, newest or most important first, a page at a time.",
+      inputSchema: ListMemoriesArgs,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      runTool(services, 'list_memories', () =>
+        listMemories(services, agentOf(args.agent_id), args),
+      ),
+  );
+  return server;
+}
 
+/** The agent header of the request, or null (the same rules as the chat routes). */
+function headerAgent(request: FastifyRequest): string | null {
+  const raw = request.headers['x-osaurus-agent-id'];
+  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
+  if (v === '') return null;
+  if (v.length > 200) {
+    throw new CairnError(
+      ErrorCode.ValidationFailed,
+      'X-Osaurus-Agent-Id is at most 200 characters.',
+    );
+  }
+  return v;
+}
+
+/**
+ * The request as the SDK's web-standard transport reads it (the body is passed parsed). The
+ * answer is always JSON here, so a client that accepts JSON but did not list SSE (plain
+ * JSON-RPC over HTTP) is served instead of refused with 406.
+ */
+function toWebRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const v of [value].flat()) headers.append(name, v);
+  }
+  const accept = headers.get('accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    headers.set('accept', 'application/json, text/event-stream');
+  }
+  return new Request(`http://${headers.get('host') ?? 'localhost'}/mcp`, {
+    method: 'POST',
+    headers,
+  });
+}
+
+export function registerMcpRoutes(app: FastifyInstance, services: EngineServices): void {
   const onError = (err: FastifyError | Error, _request: FastifyRequest, reply: FastifyReply) => {
     const body = jsonRpcBodyError(err);
     // Thrown on: the app's error handler answers in the API's shape.
@@ -246,23 +296,30 @@ export function registerMcpRoutes(app: FastifyInstance): void {
   };
 
   app.post('/mcp', { errorHandler: onError }, async (request, reply) => {
-    const body = request.body;
-    if (Array.isArray(body)) {
-      if (body.length === 0) return rpcError(null, -32600, 'Invalid Request');
-      const replies: JsonRpcReply[] = [];
-      for (const m of body.slice(0, 100)) {
-        const r = await handle(request, m);
-        if (r) replies.push(r);
-      }
-      if (replies.length === 0) return reply.code(202).send();
-      return replies;
+    const refused = refusedToolCalls(request.body);
+    if (refused !== null) return refused;
+    const server = createMemoryMcpServer(services, headerAgent(request));
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      const res = await transport.handleRequest(toWebRequest(request), {
+        parsedBody: request.body,
+      });
+      reply.code(res.status);
+      res.headers.forEach((value, name) => {
+        if (name !== 'content-length') reply.header(name, value);
+      });
+      const text = await res.text();
+      return reply.send(text === '' ? undefined : text);
+    } finally {
+      await server.close();
     }
-    const r = await handle(request, body);
-    if (!r) return reply.code(202).send();
-    return r;
   });
 
-  // No server-initiated stream and no sessions to end.
+  // Stateless: no server-initiated stream and no sessions to end.
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
     reply
       .code(405)
@@ -276,8 +333,4 @@ export function registerMcpRoutes(app: FastifyInstance): void {
       });
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
-}
-
-function toolError(message: string) {
-  return { content: [{ type: 'text', text: message }], isError: true };
 }

@@ -42,16 +42,11 @@ import {
   type IdentityRecord,
 } from '../../store/identity.ts';
 import { databaseSizeBytes, memoryCounts } from '../../store/memory-stats.ts';
-import {
-  getPinned,
-  insertPinned,
-  listPinned,
-  updatePinned,
-  type PinnedRecord,
-} from '../../store/pinned.ts';
+import { getPinned, listPinned, updatePinned, type PinnedRecord } from '../../store/pinned.ts';
 import { listProcessingLog } from '../../store/processing-log.ts';
 import { getSignal, listSignals, retryDeadLetter, type SignalRecord } from '../../store/signals.ts';
 import { listTranscript } from '../../store/transcript.ts';
+import { forgetMemory, rememberFact } from '../../memory-edits.ts';
 import { parseWith } from '../validate.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -171,28 +166,15 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.post('/memory/pinned', async (request, reply) => {
     const body = parseWith(PinnedCreate, request.body);
-    const content = stripPrivate(body.content);
-    if (isOnlyPrivate(content)) {
-      throw new CairnError(
-        ErrorCode.ValidationFailed,
-        'content is empty once <private> spans are removed.',
-      );
-    }
-    const id = insertPinned(
-      db,
-      {
-        agentId: body.agent_id,
-        content,
-        salience: body.salience ?? 0.8,
-        tags: body.tags ?? [],
-        pinnedByUser: body.pinned_by_user ?? true,
-        sourceEpisodeId: null,
-      },
-      clock.now(),
-    );
-    reindex('pinned', id, body.agent_id, content);
+    const fact = rememberFact(services, {
+      agentId: body.agent_id,
+      content: body.content,
+      salience: body.salience,
+      tags: body.tags,
+      pinnedByUser: body.pinned_by_user ?? true,
+    });
     reply.code(201);
-    return toPinnedDto(getPinned(db, body.agent_id, id)!);
+    return toPinnedDto(fact);
   });
 
   app.get('/memory/pinned/:id', async (request) => {
@@ -235,14 +217,8 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.delete('/memory/pinned/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    const fact = getPinned(db, agentId, id);
-    if (!fact) throw notFound('pinned fact', id);
-    const result = await services.deletion.trash(agentId, 'fact', fact.content, {
-      pinned_facts: [id],
-    });
-    if (!result) throw notFound('pinned fact', id);
-    reviseIdentityOverride(db, agentId, fact.content, null, clock.now());
-    return { deleted: true, id, trash_id: result.trashId };
+    const { trashId } = await forgetMemory(services, agentId, 'pinned', id);
+    return { deleted: true, id, trash_id: trashId };
   });
 
   // ---------- episodes ----------
@@ -286,13 +262,8 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.delete('/memory/episodes/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    const episode = getEpisode(db, agentId, id);
-    if (!episode) throw notFound('episode', id);
-    const result = await services.deletion.trash(agentId, 'episode', episode.summary, {
-      episodes: [id],
-    });
-    if (!result) throw notFound('episode', id);
-    return { deleted: true, id, trash_id: result.trashId };
+    const { trashId } = await forgetMemory(services, agentId, 'episodes', id);
+    return { deleted: true, id, trash_id: trashId };
   });
 
   // ---------- identity ----------
@@ -335,11 +306,8 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.delete('/memory/transcript/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    const result = await services.deletion.trash(agentId, 'message', `Message ${id}`, {
-      transcript: [id],
-    });
-    if (!result) throw notFound('transcript row', id);
-    return { deleted: true, id, trash_id: result.trashId };
+    const { trashId } = await forgetMemory(services, agentId, 'transcript', id);
+    return { deleted: true, id, trash_id: trashId };
   });
 
   // ---------- consolidation ----------

@@ -1,0 +1,108 @@
+// Remembering and forgetting single memories (DESIGN §9): the one implementation behind the
+// REST routes (POST /memory/pinned, DELETE /memory/{scope}/:id) and the MCP tools `remember`
+// and `forget`, so both transports strip <private> spans, keep identity overrides in step,
+// index vectors and go through the trash in exactly the same way.
+import type { SearchScope } from '../../shared/api.ts';
+import { ErrorCode } from '../../shared/errors.ts';
+import { CairnError } from './errors.ts';
+import { isOnlyPrivate, stripPrivate } from './memory/private.ts';
+import type { EngineServices } from './services.ts';
+import { getEpisode } from './store/episodes.ts';
+import { reviseIdentityOverride } from './store/identity.ts';
+import { getPinned, insertPinned, type PinnedRecord } from './store/pinned.ts';
+
+type Deps = Pick<EngineServices, 'db' | 'clock' | 'vectors' | 'deletion' | 'logger'>;
+
+export interface NewFact {
+  agentId: string;
+  content: string;
+  salience?: number;
+  tags?: string[];
+  /** Stored by the user (true) or by an agent through MCP (false). */
+  pinnedByUser: boolean;
+}
+
+/**
+ * Stores a pinned fact with its <private> spans removed; refuses one that is nothing but
+ * private text. The vector is computed in the background: the fact is searchable by FTS
+ * at once.
+ */
+export function rememberFact(deps: Deps, fact: NewFact): PinnedRecord {
+  const content = stripPrivate(fact.content);
+  if (isOnlyPrivate(content)) {
+    throw new CairnError(
+      ErrorCode.ValidationFailed,
+      'content is empty once <private> spans are removed.',
+    );
+  }
+  const id = insertPinned(
+    deps.db,
+    {
+      agentId: fact.agentId,
+      content,
+      salience: fact.salience ?? 0.8,
+      tags: fact.tags ?? [],
+      pinnedByUser: fact.pinnedByUser,
+      sourceEpisodeId: null,
+    },
+    deps.clock.now(),
+  );
+  deps.vectors
+    ?.indexRows('pinned', [{ id, agentId: fact.agentId, text: content }])
+    .catch((err: unknown) => {
+      deps.logger
+        .child('memory-admin')
+        .warn('embedding a new fact failed', { err: (err as Error).message });
+    });
+  return getPinned(deps.db, fact.agentId, id)!;
+}
+
+export interface Forgotten {
+  id: number;
+  trashId: number;
+}
+
+const WHAT: Record<SearchScope, string> = {
+  pinned: 'pinned fact',
+  episodes: 'episode',
+  transcript: 'transcript row',
+};
+
+/**
+ * Moves one memory of this agent to the trash (restorable for `trashDays`). A forgotten
+ * pinned fact leaves the identity overrides too, or it would still be injected. Another
+ * agent's id is answered exactly like an unknown one (404).
+ */
+export async function forgetMemory(
+  deps: Deps,
+  agentId: string,
+  scope: SearchScope,
+  id: number,
+): Promise<Forgotten> {
+  const notFound = () =>
+    new CairnError(ErrorCode.NotFound, `No ${WHAT[scope]} with id ${id} for this agent.`);
+  if (scope === 'pinned') {
+    const fact = getPinned(deps.db, agentId, id);
+    if (!fact) throw notFound();
+    const result = await deps.deletion.trash(agentId, 'fact', fact.content, {
+      pinned_facts: [id],
+    });
+    if (!result) throw notFound();
+    reviseIdentityOverride(deps.db, agentId, fact.content, null, deps.clock.now());
+    return { id, trashId: result.trashId };
+  }
+  if (scope === 'episodes') {
+    const episode = getEpisode(deps.db, agentId, id);
+    if (!episode) throw notFound();
+    const result = await deps.deletion.trash(agentId, 'episode', episode.summary, {
+      episodes: [id],
+    });
+    if (!result) throw notFound();
+    return { id, trashId: result.trashId };
+  }
+  const result = await deps.deletion.trash(agentId, 'message', `Message ${id}`, {
+    transcript: [id],
+  });
+  if (!result) throw notFound();
+  return { id, trashId: result.trashId };
+}
