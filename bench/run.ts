@@ -6,12 +6,38 @@ import { join } from 'node:path';
 
 type Print = (line: string) => void;
 
-const modules: { file: string; name: string; entry: string }[] = [
-  { file: 'proxy.ts', name: 'proxy overhead and ingest', entry: 'runProxyBench' },
-  { file: 'vector.ts', name: 'vector search', entry: 'runVectorBench' },
-  { file: 'locomo.ts', name: 'LoCoMo-style recall', entry: 'runLocomoBench' },
-  { file: 'memory-latency.ts', name: 'memory read latency', entry: 'runMemoryLatencyBench' },
+// `npm run bench -- <section>` runs the section of that name, or else every section whose name
+// starts with it (`memory` → memory-latency).
+const modules: { section: string; file: string; name: string; entry: string }[] = [
+  { section: 'proxy', file: 'proxy.ts', name: 'proxy overhead and ingest', entry: 'runProxyBench' },
+  { section: 'vector', file: 'vector.ts', name: 'vector search', entry: 'runVectorBench' },
+  { section: 'locomo', file: 'locomo.ts', name: 'LoCoMo-style recall', entry: 'runLocomoBench' },
+  {
+    section: 'locomo-loo',
+    file: 'locomo-loo.ts',
+    name: 'LoCoMo leave-one-conversation-out',
+    entry: 'runLocomoLoo',
+  },
+  {
+    section: 'paraphrase',
+    file: 'paraphrase.ts',
+    name: 'paraphrase recall, production defaults offline',
+    entry: 'runParaphraseBench',
+  },
+  {
+    section: 'memory-latency',
+    file: 'memory-latency.ts',
+    name: 'memory read latency',
+    entry: 'runMemoryLatencyBench',
+  },
 ];
+
+function selected(section: string, only: string[]): boolean {
+  if (only.length === 0) return true;
+  return only.some((o) =>
+    modules.some((m) => m.section === o) ? section === o : section.startsWith(o),
+  );
+}
 
 async function main(): Promise<number> {
   const print: Print = (line) => process.stdout.write(line + '\n');
@@ -23,7 +49,7 @@ async function main(): Promise<number> {
   );
   let failures = 0;
   for (const m of modules) {
-    if (only.length > 0 && !only.some((o) => m.file.startsWith(o))) continue;
+    if (!selected(m.section, only)) continue;
     const path = join(import.meta.dirname, m.file);
     print('');
     print(`== ${m.name} (bench/${m.file}) ==`);

@@ -13,6 +13,10 @@ export interface ServeChildOptions {
   token: string;
   /** CAIRN_UPSTREAM_URL, when the test needs a provider. */
   upstreamUrl?: string;
+  /** Leave CAIRN_EMBEDDING_BACKEND unset, so the engine's default embedder runs (else none). */
+  defaultEmbedder?: boolean;
+  /** More environment variables for the child. */
+  env?: Record<string, string>;
 }
 
 export function startServeChild(
@@ -38,8 +42,9 @@ export function startServeChild(
         HOME: process.env.HOME,
         CAIRN_DB_KEY: options.dbKey,
         CAIRN_TOKEN: options.token,
-        CAIRN_EMBEDDING_BACKEND: 'none',
+        ...(options.defaultEmbedder ? {} : { CAIRN_EMBEDDING_BACKEND: 'none' }),
         ...(options.upstreamUrl ? { CAIRN_UPSTREAM_URL: options.upstreamUrl } : {}),
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
