@@ -9,8 +9,9 @@ import { migration005 } from './migrations/005_scrub_private.ts';
 import { migration006 } from './migrations/006_typed_facts.ts';
 import { migration007 } from './migrations/007_memory_additions_and_response_chain.ts';
 import { migration009 } from './migrations/009_trash.ts';
-
 import { migration010 } from './migrations/010_agent_settings.ts';
+import { migration011 } from './migrations/011_memory_activity.ts';
+
 export type Db = Database.Database;
 
 export interface Migration {
@@ -32,9 +33,10 @@ export const migrations: readonly Migration[] = [
   migration006,
   migration007,
   migration009,
+  migration010,
+  migration011,
 ].sort((a, b) => a.version - b.version);
 
-  migration010,
 export const latestVersion = migrations.at(-1)?.version ?? 0;
 
 export function schemaVersion(db: Db): number {
