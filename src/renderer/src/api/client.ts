@@ -10,6 +10,7 @@ import {
   ContextResponse,
   DeletedResponse,
   DiagnosticsResponse,
+  EmbedderStateSchema,
   EpisodeListResponse,
   Episode,
   EpisodePatch,
@@ -238,6 +239,8 @@ export function createApiClient(options: ApiClientOptions) {
     diagnostics: async () => request(DiagnosticsResponse, 'GET', '/memory/diagnostics'),
     retryDeadLetter: async (id: number) =>
       request(z.unknown(), 'POST', `/memory/diagnostics/retry/${id}`, { body: {} }),
+    retryEmbedder: async () =>
+      request(EmbedderStateSchema, 'POST', '/memory/embedder/retry', { body: {} }),
 
     getSettings: async () => request(PublicSettings, 'GET', '/settings'),
     putSettings: async (patch: SettingsPatch) => {

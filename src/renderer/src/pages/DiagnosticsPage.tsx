@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { PendingSignal } from '../../../shared/api.ts';
+import type { EmbedderStateDto, PendingSignal } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { EmbedderStatus } from '../components/EmbedderStatus.tsx';
@@ -19,6 +19,10 @@ export function DiagnosticsPage() {
   });
   const retry = useMutation({
     mutationFn: (id: number) => api.retryDeadLetter(id),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: qk.diagnostics }),
+  });
+  const retryModel = useMutation({
+    mutationFn: () => api.retryEmbedder(),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: qk.diagnostics }),
   });
   const d = diag.data;
@@ -55,6 +59,12 @@ export function DiagnosticsPage() {
             </Card>
             <Card title="Embedding model">
               <EmbedderStatus state={d.embedder} />
+              <EmbedderFallback
+                state={d.embedder}
+                onRetry={() => retryModel.mutate()}
+                retrying={retryModel.isPending}
+              />
+              <ErrorBox error={retryModel.error} title="Retry failed" />
             </Card>
           </div>
 
@@ -203,5 +213,49 @@ function SignalTable({
         </tbody>
       </table>
     </div>
+  );
+}
+
+const SEARCH_BY: Record<NonNullable<EmbedderStateDto['active']>, string> = {
+  sentence_model: 'Sentence model',
+  word_vectors: 'Word vectors (built in) until the model is ready',
+  none: 'Keywords only',
+};
+
+/** Which embedder serves search, and a retry for a model that failed to load. */
+function EmbedderFallback({
+  state,
+  onRetry,
+  retrying,
+}: {
+  state: EmbedderStateDto;
+  onRetry: () => void;
+  retrying: boolean;
+}) {
+  const nextAt = state.retry?.nextAt ?? null;
+  return (
+    <dl className="kv">
+      {state.active ? (
+        <>
+          <dt>Search by meaning</dt>
+          <dd>{SEARCH_BY[state.active]}</dd>
+        </>
+      ) : null}
+      {state.status === 'error' ? (
+        <>
+          <dt>Model download</dt>
+          <dd>
+            <button type="button" className="btn" onClick={onRetry} disabled={retrying}>
+              {retrying ? 'Retrying…' : 'Retry download'}
+            </button>
+            {nextAt !== null ? (
+              <p className="muted small">
+                Next automatic attempt: {formatDate(new Date(nextAt).toISOString())}
+              </p>
+            ) : null}
+          </dd>
+        </>
+      ) : null}
+    </dl>
   );
 }
