@@ -17,6 +17,7 @@ import { registerMemoryReadRoutes } from './routes/memory-read.ts';
 import { registerMcpRoutes } from './routes/mcp.ts';
 import { registerOllamaRoutes } from './routes/ollama.ts';
 import { registerAnthropicRoutes } from './routes/anthropic.ts';
+import { registerResponsesRoutes } from './routes/responses.ts';
 import { registerBackupRoutes } from './routes/backup.ts';
 import { registerTrashRoutes } from './routes/trash.ts';
 import { registerEmbedderRoutes } from './routes/embedder.ts';
@@ -165,6 +166,12 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
     writer,
     bodyLimit: options.chatBodyLimit ?? 10 * MiB,
     anthropicUpstream: options.anthropicUpstream ?? null,
+  });
+  registerResponsesRoutes(app, services, {
+    background,
+    writer,
+    bodyLimit: options.chatBodyLimit ?? 10 * MiB,
+    passThrough: options.upstreamResponses === true,
   });
   registerIngestRoutes(app, services, {
     background,
