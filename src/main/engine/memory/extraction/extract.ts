@@ -1,0 +1,171 @@
+// The extraction stage (DESIGN §6): statements in, typed facts out, with no LLM. Every
+// sentence is analysed once (nlp.ts), split into clauses (clause.ts), and each clause that
+// states something goes through the named rules below. Questions, hypotheticals, reported
+// speech and clauses about someone else never reach a rule; a negated clause reaches only
+// the rules that read negation themselves; "no longer" / "used to" / "not ... anymore"
+// clauses run the ordinary rules and their facts are marked ended.
+import { clausesOf, type Clause } from './clause.ts';
+import { clauseDate, formatResolvedDate } from './dates.ts';
+import type { Rule, RuleContext, TypedFact } from './fact.ts';
+import { analyse, type AnalysedSentence } from './nlp.ts';
+import { subjectText } from './phrases.ts';
+import { comesFrom, livesIn, movedTo } from './rules/places.ts';
+import { employer, jobTitle, leftJob } from './rules/work.ts';
+import { haveRelative, married, namedIsMy, relativeIs, relativeNamed } from './rules/people.ts';
+import { petOwned } from './rules/pets.ts';
+import { allergy, diet, healthCondition, sensitivity } from './rules/health.ts';
+import { commute, drink, schedule, vehicle } from './rules/routine.ts';
+import {
+  dislikes,
+  favorite,
+  hobby,
+  instrument,
+  learning,
+  likes,
+  speaks,
+} from './rules/interests.ts';
+import { plans, travel } from './rules/plans.ts';
+import { techUse } from './rules/tech.ts';
+import { switched } from './rules/changes.ts';
+import { age, name } from './rules/identity.ts';
+
+/** Rules for statements of fact. */
+const STATEMENT_RULES: readonly Rule[] = [
+  name,
+  age,
+  livesIn,
+  movedTo,
+  comesFrom,
+  jobTitle,
+  employer,
+  leftJob,
+  relativeNamed,
+  relativeIs,
+  namedIsMy,
+  haveRelative,
+  married,
+  petOwned,
+  diet,
+  allergy,
+  healthCondition,
+  sensitivity,
+  drink,
+  vehicle,
+  commute,
+  schedule,
+  likes,
+  dislikes,
+  favorite,
+  hobby,
+  instrument,
+  learning,
+  speaks,
+  techUse,
+  switched,
+  travel,
+  plans,
+];
+
+/** Rules that also read future clauses ("will", "going to", "planning to"). */
+const FUTURE_RULES: readonly Rule[] = [travel, plans, movedTo, employer, relativeNamed];
+
+/** Rules that read a negated clause themselves ("I don't eat meat", "I can't do mornings"). */
+const NEGATION_RULES: readonly Rule[] = [dislikes, diet, schedule, relativeNamed];
+
+export interface ExtractOptions {
+  /** When the message was written (ms). */
+  at: number;
+  /** A labelled human speaker ("Dana: ..."): facts are about them instead of "User". */
+  speaker?: string | null;
+}
+
+/** Whether a clause states something a rule may read at all. */
+function states(c: Clause): boolean {
+  if (c.question || c.reported || c.hypothetical) return false;
+  return c.subject.kind !== 'other';
+}
+
+function rulesFor(c: Clause): readonly Rule[] {
+  if (c.future) return FUTURE_RULES;
+  if (c.negated) return NEGATION_RULES;
+  return STATEMENT_RULES;
+}
+
+/** Facts of one clause, dated and marked ended where the clause says so. */
+export function factsOfClause(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (!states(c)) return [];
+  const date = clauseDate(c, ctx.at);
+  const out: TypedFact[] = [];
+  for (const rule of rulesFor(c)) {
+    for (const f of rule(c, ctx)) {
+      const ended = f.ended || c.ended;
+      const dated = date !== null && f.validFrom === null;
+      // "We no longer use X" → "User no longer uses X".
+      const text = c.ended && !f.ended ? noLonger(f.text, subjectText(c.subject)) : f.text;
+      out.push({
+        ...f,
+        ended,
+        validFrom: f.validFrom ?? date?.at ?? null,
+        text: capitalise(dated ? `${text} (${formatResolvedDate(date)})` : text),
+        // An ended fact is history: never an always-on identity line.
+        identity: f.identity && !ended,
+      });
+    }
+  }
+  return out;
+}
+
+const GREETING = /^(?:hi|hello|hey|hiya|howdy|greetings)$/;
+
+function greets(s: AnalysedSentence | undefined): boolean {
+  const first = s?.toks[0];
+  return first !== undefined && GREETING.test(first.norm);
+}
+
+/** Typed facts stated in a message by its writer. */
+export function extractFacts(text: string, o: ExtractOptions): TypedFact[] {
+  return factsOfSentences(analyse(text), o).flat();
+}
+
+/** Facts per sentence of an analysed message (the summary scores sentences by them). */
+export function factsOfSentences(
+  sentences: readonly AnalysedSentence[],
+  o: ExtractOptions,
+): TypedFact[][] {
+  const ctx: RuleContext = { at: o.at, greeted: greets(sentences[0]) };
+  const seen = new Set<string>();
+  return sentences.map((s) => {
+    const out: TypedFact[] = [];
+    for (const c of clausesOf(s)) {
+      for (const f of factsOfClause(c, ctx)) {
+        const fact = o.speaker ? aboutSpeaker(f, o.speaker) : f;
+        const key = `${fact.subject}|${fact.relation}|${fact.object.toLowerCase()}|${fact.ended}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push(fact);
+      }
+    }
+    return out;
+  });
+}
+
+/** A fact a labelled speaker stated about themselves: "Dana", "Dana's sister". */
+function aboutSpeaker(f: TypedFact, speaker: string): TypedFact {
+  return {
+    ...f,
+    subject: f.subject.replace(/^user\b/, speaker.toLowerCase()),
+    text: f.text.replace(/^User\b/, speaker),
+    // Identity overrides describe the user of this agent, not the people in a log.
+    identity: false,
+  };
+}
+
+function noLonger(text: string, subject: string): string {
+  return text.startsWith(`${subject} `)
+    ? `${subject} no longer ${text.slice(subject.length + 1)}`
+    : `No longer: ${text}`;
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

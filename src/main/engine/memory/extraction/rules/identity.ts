@@ -1,0 +1,59 @@
+// Name and age.
+import { objectTokens, type Clause } from '../clause.ts';
+import { factAbout, type RuleContext, type TypedFact } from '../fact.ts';
+import { properName } from '../phrases.ts';
+
+/** "My name is Dana Ruiz", "call me Dee", "I go by Sam", "Hi, I'm Dana." */
+export function name(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (c.negated) return [];
+  const rest = objectTokens(c);
+  let n: string | null = null;
+  if (c.subject.kind === 'possession' && c.subject.noun === 'name' && c.verb === 'be') {
+    n = properName(rest, 0)?.text ?? null;
+    return n
+      ? factAbout(
+          { ...c, subject: { kind: 'user', plural: false } },
+          'name',
+          n,
+          `'s name is ${n}`,
+          { identity: true, salience: 0.95 },
+        ).map(fixPossessive)
+      : [];
+  }
+  if (c.subject.kind !== 'user' || c.subject.plural) return [];
+  if (c.verb === 'call' && rest[0]?.norm === 'me') n = properName(rest, 1)?.text ?? null;
+  else if (c.verb === 'go' && rest[0]?.norm === 'by') n = properName(rest, 1)?.text ?? null;
+  else if (c.verb === 'be' && ctx.greeted && rest[0]?.pos === 'PROPN') {
+    // "Hi, I am Dana": only after a greeting is "I am <Name>" an introduction.
+    const p = properName(rest, 0);
+    const after = p ? rest[p.end] : undefined;
+    if (p && (!after || after.pos === 'PUNCT' || after.norm === 'and')) n = p.text;
+  }
+  if (!n) return [];
+  return factAbout(c, 'name', n, `'s name is ${n}`, { identity: true, salience: 0.95 }).map(
+    fixPossessive,
+  );
+}
+
+/** "I'm 34", "I am 34 years old", "I just turned 40". */
+export function age(c: Clause): TypedFact[] {
+  if (c.negated || c.subject.kind !== 'user' || c.subject.plural) return [];
+  const rest = objectTokens(c);
+  const num = rest[0];
+  if (!num || !/^\d{1,3}$/.test(num.norm)) return [];
+  const years = Number(num.norm);
+  if (years < 1 || years > 120) return [];
+  if (c.verb === 'be') {
+    const after = rest[1];
+    const isAge = !after || after.pos === 'PUNCT' || after.norm === 'years' || after.norm === 'and';
+    if (!isAge) return [];
+  } else if (c.verb !== 'turn') return [];
+  return factAbout(c, 'age', String(years), `is ${years} years old`, {
+    identity: true,
+    salience: 0.8,
+  });
+}
+
+function fixPossessive(f: TypedFact): TypedFact {
+  return { ...f, text: f.text.replace(/ 's name/, "'s name") };
+}

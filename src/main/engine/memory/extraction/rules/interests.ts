@@ -1,0 +1,319 @@
+// Hobbies, instruments, languages learned or spoken, likes and dislikes.
+import { objectTokens, type Clause } from '../clause.ts';
+import { factAbout, type TypedFact } from '../fact.ts';
+import { joinTokens, nounList, nounPhrase, swapPronoun, thirdPersonText } from '../phrases.ts';
+import type { Tok } from '../nlp.ts';
+import { isInstrument } from '../vocabulary.ts';
+
+const DEICTIC = new Set([
+  'it',
+  'that',
+  'this',
+  'them',
+  'you',
+  'those',
+  'these',
+  'him',
+  'her',
+  'everything',
+  'anything',
+  'nothing',
+  'something',
+]);
+
+/** The thing liked: a noun phrase ("Thai food") or an activity ("hiking in the Alps"). */
+function likedThing(
+  rest: readonly Tok[],
+  from: number,
+): { text: string; activity: boolean } | null {
+  const t = rest[from];
+  if (!t || DEICTIC.has(t.norm)) return null;
+  if (isActivity(t)) {
+    // the activity with its object, up to the end of the clause's first phrase
+    let end = from + 1;
+    while (
+      rest[end] &&
+      rest[end]!.pos !== 'PUNCT' &&
+      rest[end]!.pos !== 'CCONJ' &&
+      rest[end]!.pos !== 'SCONJ' &&
+      end - from < 6
+    )
+      end++;
+    return { text: thirdPersonText(rest.slice(from, end)), activity: true };
+  }
+  if (t.norm === 'to' && rest[from + 1]?.pos === 'VERB') return null; // "love to" → hypotheticalish
+  const np = nounPhrase(rest, from);
+  if (!np || np.none) return null;
+  let end = np.end;
+  // "books about space", "food from Sichuan"
+  if (rest[end] && ['about', 'from', 'with', 'by'].includes(rest[end]!.norm)) {
+    const more = nounPhrase(rest, end + 1);
+    if (more) end = more.end;
+  }
+  return {
+    text: thirdPersonText(rest.slice(from, end)).replace(/^(?:the|a|an) /i, ''),
+    activity: false,
+  };
+}
+
+/** Nouns ending in -ing that are not activities ("morning", "wedding"). */
+const ING_NOUNS = new Set([
+  'morning',
+  'evening',
+  'thing',
+  'something',
+  'nothing',
+  'anything',
+  'everything',
+  'building',
+  'ceiling',
+  'wedding',
+  'king',
+  'ring',
+  'spring',
+  'string',
+  'wing',
+  'pudding',
+  'ending',
+  'meeting',
+  'feeling',
+  'clothing',
+  'earring',
+  'dumpling',
+  'stuffing',
+  'icing',
+  'frosting',
+  'seasoning',
+  'topping',
+  'filling',
+  'bedding',
+  'sibling',
+  'offspring',
+  'duckling',
+  'outing',
+  'evening',
+]);
+
+/** "hiking", "playing chess": an -ing form that names something done. */
+function isActivity(t: Tok): boolean {
+  return (
+    t.norm.endsWith('ing') &&
+    t.norm.length > 4 &&
+    (t.pos === 'VERB' || t.pos === 'NOUN') &&
+    !ING_NOUNS.has(t.norm)
+  );
+}
+
+const LIKE_VERBS: Record<string, string> = {
+  like: 'likes',
+  love: 'loves',
+  enjoy: 'enjoys',
+  adore: 'adores',
+  prefer: 'prefers',
+};
+const DISLIKE_VERBS: Record<string, string> = {
+  hate: 'hates',
+  dislike: 'dislikes',
+  detest: 'detests',
+  loathe: 'loathes',
+};
+
+/** "I love Thai food", "I prefer tea over coffee", "I'm a big fan of jazz", "I'm into climbing". */
+export function likes(c: Clause): TypedFact[] {
+  if (c.negated) return [];
+  const rest = objectTokens(c);
+  let verb: string | undefined = LIKE_VERBS[c.verb];
+  let from = 0;
+  if (!verb && c.verb === 'be') {
+    if (rest[0]?.norm === 'into') {
+      verb = 'is into';
+      from = 1;
+    } else {
+      const fan = rest.findIndex((t) => t.norm === 'fan');
+      if (fan >= 0 && fan <= 3 && rest[fan + 1]?.norm === 'of') {
+        verb = 'is a fan of';
+        from = fan + 2;
+      }
+    }
+  }
+  if (!verb) return [];
+  const thing = likedThing(rest, from);
+  if (!thing) return [];
+  let text = thing.text;
+  // "prefer tea over coffee"
+  const over = rest.findIndex((t) => t.norm === 'over' || t.norm === 'to');
+  if (c.verb === 'prefer' && over > from) {
+    const other = nounPhrase(rest, over + 1);
+    const preferred = nounPhrase(rest, from);
+    if (other && preferred) text = `${preferred.text} over ${other.text}`;
+  }
+  const relation = thing.activity ? 'hobby' : 'likes';
+  const object = c.verb === 'prefer' ? (nounPhrase(rest, from)?.text ?? thing.text) : thing.text;
+  return factAbout(c, relation, object, `${verb} ${text}`, { salience: 0.6 });
+}
+
+/** "I hate cilantro", "I don't like horror movies", "I can't stand loud music". */
+export function dislikes(c: Clause): TypedFact[] {
+  const rest = objectTokens(c);
+  let verb: string | undefined = DISLIKE_VERBS[c.verb];
+  if (!verb && c.negated && (c.verb === 'like' || c.verb === 'enjoy')) verb = `doesn't ${c.verb}`;
+  if (!verb && c.negated && c.ability && c.verb === 'stand') verb = "can't stand";
+  if (!verb) return [];
+  const thing = likedThing(rest, 0);
+  if (!thing) return [];
+  return factAbout(c, 'dislikes', thing.text, `${verb} ${thing.text}`, { salience: 0.6 });
+}
+
+/** "My favorite band is Radiohead", "my favourite food is ramen". */
+export function favorite(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'possession' || c.verb !== 'be') return [];
+  const m = /^(?:favorite|favourite|fave|fav) (.+)$/.exec(c.subject.noun);
+  if (!m) return [];
+  const rest = objectTokens(c);
+  const np = nounPhrase(rest, 0);
+  if (!np) return [];
+  return factAbout(
+    { ...c, subject: { kind: 'user', plural: false } },
+    'likes',
+    np.text,
+    `'s favorite ${m[1]} is ${np.text}`,
+    { salience: 0.65 },
+  ).map((f) => ({ ...f, text: f.text.replace("User 's", "User's") }));
+}
+
+/** "My hobbies are knitting and chess", "I go climbing on Saturdays", "I do yoga", "I play tennis". */
+export function hobby(c: Clause): TypedFact[] {
+  if (c.negated) return [];
+  const rest = objectTokens(c);
+  if (
+    c.subject.kind === 'possession' &&
+    /^(?:hobby|hobbies|pastime|pastimes)$/.test(c.subject.noun)
+  ) {
+    // wink reads "are knitting" as a progressive: the list starts after the copula.
+    let from = c.subjectEnd;
+    while (c.toks[from] && ['is', 'are', 'include', 'includes'].includes(c.toks[from]!.norm))
+      from++;
+    const items = activityList(c.toks, from);
+    return items.flatMap((a) =>
+      factAbout({ ...c, subject: { kind: 'user', plural: false } }, 'hobby', a, `enjoys ${a}`, {
+        salience: 0.6,
+      }),
+    );
+  }
+  if (c.verb === 'go' && rest[0] && isActivity(rest[0])) {
+    return factAbout(c, 'hobby', rest[0].norm, `goes ${rest[0].norm}`, { salience: 0.6 });
+  }
+  if (c.verb === 'do' || c.verb === 'practice' || c.verb === 'practise') {
+    const np = nounPhrase(rest, 0);
+    if (!np || np.none || np.proper || rest[0]?.norm === 'it') return [];
+    return factAbout(c, 'hobby', np.text, `does ${np.text}`, { salience: 0.55 });
+  }
+  if (c.verb === 'play') {
+    const np = nounPhrase(rest, rest[0]?.norm === 'the' ? 1 : 0);
+    if (!np || np.none || isInstrument(np.text)) return [];
+    return factAbout(c, 'hobby', np.text, `plays ${np.text}`, { salience: 0.6 });
+  }
+  if (c.verb === 'take' && rest[0]?.norm === 'up') {
+    const thing = likedThing(rest, 1);
+    if (thing) return factAbout(c, 'hobby', thing.text, `took up ${thing.text}`, { salience: 0.6 });
+  }
+  return [];
+}
+
+function activityList(rest: readonly Tok[], from: number): string[] {
+  const out: string[] = [];
+  let i = from;
+  while (i < rest.length) {
+    const t = rest[i]!;
+    if (t.norm === ',' || t.norm === 'and' || t.pos === 'PUNCT') {
+      i++;
+      continue;
+    }
+    const np = nounPhrase(rest, i);
+    if (np) {
+      out.push(np.text);
+      i = np.end;
+    } else if (t.pos === 'VERB') {
+      let end = i + 1;
+      while (rest[end] && rest[end]!.pos !== 'PUNCT' && rest[end]!.pos !== 'CCONJ') end++;
+      out.push(joinTokens(rest.slice(i, end)));
+      i = end;
+    } else i++;
+  }
+  return out;
+}
+
+/** "I play the cello", "my husband plays guitar and piano". */
+export function instrument(c: Clause): TypedFact[] {
+  if (c.verb !== 'play' || c.negated) return [];
+  const rest = objectTokens(c);
+  return nounList(rest, rest[0]?.norm === 'the' ? 1 : 0)
+    .filter((np) => isInstrument(np.text))
+    .flatMap((np) =>
+      factAbout(c, 'instrument', np.text, `plays the ${np.text}`, { salience: 0.65 }),
+    );
+}
+
+/** "I'm learning Korean", "I've been studying for the bar exam", "I take pottery classes". */
+export function learning(c: Clause): TypedFact[] {
+  if (c.negated) return [];
+  const rest = objectTokens(c);
+  if (c.verb === 'learn' || c.verb === 'study' || c.verb === 'practice' || c.verb === 'practise') {
+    if (c.past && !c.progressive) return [];
+    let from = 0;
+    if (rest[0]?.norm === 'for') from = 1;
+    if (rest[0]?.norm === 'to' && rest[1]?.pos === 'VERB') {
+      const np = nounPhrase(rest, 2);
+      const what = joinTokens(
+        rest.slice(1, np ? np.end : 2).map((t) => ({ ...t, text: swapPronoun(t) })),
+      );
+      return factAbout(c, 'learning', what, `is learning to ${what}`, { salience: 0.65 });
+    }
+    const np = nounPhrase(rest, from);
+    if (!np || np.none || DEICTIC.has(rest[from]!.norm)) return [];
+    const what = joinTokens(rest.slice(from, np.end).map((t) => ({ ...t, text: swapPronoun(t) })));
+    const verb = c.verb === 'study' ? 'is studying' : 'is learning';
+    return factAbout(c, 'learning', np.text, `${verb} ${what}`, { salience: 0.65 });
+  }
+  if (c.verb === 'take' && !c.past) {
+    const np = nounPhrase(rest, 0);
+    if (np && /^(?:class|classes|lesson|lessons|course|courses)$/.test(np.head)) {
+      return factAbout(c, 'learning', np.text, `takes ${np.text}`, { salience: 0.6 });
+    }
+  }
+  return [];
+}
+
+/** "I speak Spanish and a bit of German", "I'm fluent in Dutch", "my native language is Greek". */
+export function speaks(c: Clause): TypedFact[] {
+  if (c.negated) return [];
+  const rest = objectTokens(c);
+  let from = -1;
+  if (c.verb === 'speak') from = 0;
+  else if (c.verb === 'be' && rest[0]?.norm === 'fluent' && rest[1]?.norm === 'in') from = 2;
+  else if (
+    c.verb === 'be' &&
+    c.subject.kind === 'possession' &&
+    /(?:native|first|mother) (?:language|tongue)$/.test(c.subject.noun)
+  ) {
+    const np = nounPhrase(rest, 0);
+    return np
+      ? factAbout(
+          { ...c, subject: { kind: 'user', plural: false } },
+          'speaks',
+          np.text,
+          `speaks ${np.text} natively`,
+          { salience: 0.7 },
+        )
+      : [];
+  }
+  if (from < 0) return [];
+  const langs: string[] = [];
+  let i = from;
+  while (i < rest.length) {
+    const t = rest[i]!;
+    if (/^\p{Lu}/u.test(t.text) && t.pos !== 'PUNCT') langs.push(t.text);
+    i++;
+  }
+  return langs.flatMap((l) => factAbout(c, 'speaks', l, `speaks ${l}`, { salience: 0.7 }));
+}

@@ -1,0 +1,106 @@
+// People around the user, by relation and name: manager, partner, children, siblings,
+// friends, parents, coworkers (and pets, which people name the same way).
+import type { Relation } from '../../relations.ts';
+import { objectTokens, type Clause } from '../clause.ts';
+import { userFact, type TypedFact } from '../fact.ts';
+import { indexOfWord, joinTokens, nounPhrase, properName } from '../phrases.ts';
+import { isSingleValued } from '../../relations.ts';
+import { personNoun, singular, type PersonRelation } from '../vocabulary.ts';
+
+/** "User's manager is Priya Raman" / "User has a sister named Ana" / "User has a beagle named Biscuit". */
+export function relationText(relation: Relation, noun: string, name: string): string {
+  if (isSingleValued(relation)) return `User's ${noun} is ${name}`;
+  return `User has a ${noun} named ${name}`;
+}
+
+function relationFact(relation: PersonRelation, noun: string, name: string): TypedFact[] {
+  return userFact(relation, name, relationText(relation, noun, name), {
+    salience: relation === 'pet' || relation === 'partner' || relation === 'child' ? 0.8 : 0.75,
+  });
+}
+
+/** "My sister Ana lives in Rome", "our dog, Rex, ...": the name given with the relation. */
+export function relativeNamed(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'relative' || !c.subject.name) return [];
+  return relationFact(c.subject.relation, c.subject.noun, c.subject.name);
+}
+
+/** "My manager is Priya Raman", "my dog is called Rex", "my wife's name is Maria". */
+export function relativeIs(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'relative' || c.subject.name || c.verb !== 'be') return [];
+  const rest = objectTokens(c);
+  let i = 0;
+  if (rest[0]?.norm === 'called' || rest[0]?.norm === 'named') i = 1;
+  const name = properName(rest, i);
+  if (!name) return [];
+  // "My sister is Canadian": a single capitalised adjective is not a name.
+  if (i === 0 && rest[0]!.pos === 'ADJ') return [];
+  return relationFact(c.subject.relation, c.subject.noun, name.text);
+}
+
+/** "Priya is my manager", "Sam is my best friend". */
+export function namedIsMy(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'named' || c.verb !== 'be') return [];
+  const rest = objectTokens(c);
+  if (rest[0]?.norm !== 'my' && rest[0]?.norm !== 'our') return [];
+  const np = nounPhrase(rest, 0);
+  if (!np) return [];
+  const words = np.text.toLowerCase().split(' ').slice(1);
+  const two = words.slice(-2).join(' ');
+  const relation = personNoun(two) ?? personNoun(words.at(-1) ?? '');
+  if (!relation) return [];
+  return relationFact(relation, personNoun(two) ? two : singular(words.at(-1)!), c.subject.name);
+}
+
+/** "I have a sister", "I have two kids, Ana and Leo", "I've got a brother named Sam". */
+export function haveRelative(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'user' || (c.verb !== 'have' && c.verb !== 'get')) return [];
+  const rest = objectTokens(c);
+  const np = nounPhrase(rest, rest[0]?.norm === 'got' ? 1 : 0);
+  if (!np || np.none) return [];
+  const head = np.head;
+  const relation = personNoun(head);
+  if (!relation || relation === 'pet') return [];
+  const noun = singular(head);
+  const names = namesAfter(rest, np.end);
+  if (names.length) return names.flatMap((n) => relationFact(relation, noun, n));
+  return userFact(relation, np.text, `User has ${joinTokens(rest.slice(0, np.end))}`, {
+    salience: 0.7,
+  });
+}
+
+/** Names after a noun phrase: "named Ana", "called Rex", ", Ana and Leo". */
+export function namesAfter(rest: ReturnType<typeof objectTokens>, from: number): string[] {
+  let i = from;
+  if (rest[i]?.norm === 'named' || rest[i]?.norm === 'called' || rest[i]?.norm === ',') i++;
+  else return [];
+  const out: string[] = [];
+  for (;;) {
+    const n = properName(rest, i);
+    if (!n) break;
+    out.push(n.text);
+    i = n.end;
+    if (rest[i]?.norm === ',') i++;
+    if (rest[i]?.norm === 'and') i++;
+    if (i === n.end) break;
+  }
+  return out;
+}
+
+/** "I'm married to Sam", "I got engaged to Alex". */
+export function married(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'user' || (c.verb !== 'be' && c.verb !== 'get' && c.verb !== 'marry'))
+    return [];
+  const rest = objectTokens(c);
+  let i = -1;
+  if (c.verb === 'marry') i = 0;
+  else {
+    const status = rest[0]?.norm;
+    if ((status === 'married' || status === 'engaged') && rest[1]?.norm === 'to') i = 2;
+  }
+  if (i < 0) return [];
+  const name = properName(rest, i);
+  if (!name) return [];
+  const noun = indexOfWord(rest, 'engaged') >= 0 ? 'fiance' : 'partner';
+  return relationFact('partner', noun, name.text);
+}

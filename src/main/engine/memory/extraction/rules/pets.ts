@@ -1,0 +1,32 @@
+// Pets with their species and name ("we adopted a beagle named Biscuit").
+import { objectTokens, type Clause } from '../clause.ts';
+import { userFact, type TypedFact } from '../fact.ts';
+import { nounList } from '../phrases.ts';
+import { isSpecies, singular } from '../vocabulary.ts';
+import { namesAfter, relationText } from './people.ts';
+
+const GETTING = new Set(['have', 'own', 'adopt', 'rescue', 'get', 'foster', 'buy']);
+
+/** "We adopted a beagle named Biscuit", "I have two cats, Miso and Tofu", "I have a dog". */
+export function petOwned(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'user' || !GETTING.has(c.verb)) return [];
+  const rest = objectTokens(c);
+  const nps = nounList(rest, rest[0]?.norm === 'got' ? 1 : 0);
+  const out: TypedFact[] = [];
+  for (const np of nps) {
+    if (np.none || !isSpecies(np.head)) continue;
+    const species = singular(np.head);
+    const names = namesAfter(rest, np.end);
+    if (names.length) {
+      for (const n of names) {
+        out.push(...userFact('pet', n, relationText('pet', species, n), { salience: 0.8 }));
+      }
+    } else {
+      const owns = c.verb === 'have' || c.verb === 'own' || !c.past;
+      const verb = owns ? 'has' : c.toks[c.verbAt]!.norm;
+      const what = np.text.includes(' ') ? np.text : `a ${species}`;
+      out.push(...userFact('pet', species, `User ${verb} ${what}`, { salience: 0.75 }));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,130 @@
+// Everyday routine: usual drink, vehicles, commute, schedule constraints.
+import { objectTokens, type Clause } from '../clause.ts';
+import { factAbout, type TypedFact } from '../fact.ts';
+import { article, nounPhrase, predicateText } from '../phrases.ts';
+import type { Tok } from '../nlp.ts';
+import { isDrink, isVehicle, transportPhrase } from '../vocabulary.ts';
+
+/** "I drink green tea", "I have an oat latte every morning", "my go-to drink is matcha". */
+export function drink(c: Clause): TypedFact[] {
+  const rest = objectTokens(c);
+  if (c.verb === 'drink' || c.verb === 'have') {
+    const np = nounPhrase(rest, 0);
+    if (!np || np.none || !isDrink(np.text)) return [];
+    return factAbout(c, 'drink', np.text, `drinks ${np.text}`, { salience: 0.65 });
+  }
+  if (c.subject.kind === 'possession' && /\bdrink$/.test(c.subject.noun) && c.verb === 'be') {
+    const np = nounPhrase(rest, 0);
+    if (!np) return [];
+    return factAbout(
+      { ...c, subject: { kind: 'user', plural: false } },
+      'drink',
+      np.text,
+      `drinks ${np.text}`,
+      {
+        salience: 0.65,
+      },
+    );
+  }
+  return [];
+}
+
+/** "I drive a Honda Civic", "I bought a new bike", "my car is a Tesla". */
+export function vehicle(c: Clause): TypedFact[] {
+  const rest = objectTokens(c);
+  if (['drive', 'ride', 'own', 'have', 'buy', 'get', 'lease'].includes(c.verb)) {
+    const np = nounPhrase(rest, 0);
+    if (!np || np.none) return [];
+    const explicit = (c.verb === 'drive' || c.verb === 'ride') && (np.proper || isVehicle(np.text));
+    if (!explicit && !isVehicle(np.text)) return [];
+    const verb = c.verb === 'drive' ? 'drives' : c.verb === 'ride' ? 'rides' : 'has';
+    return factAbout(c, 'vehicle', np.text, `${verb} ${article(np.text)} ${np.text}`, {
+      salience: 0.65,
+    });
+  }
+  if (c.subject.kind === 'possession' && isVehicle(c.subject.noun) && c.verb === 'be') {
+    const np = nounPhrase(rest, 0);
+    if (!np || !np.proper) return [];
+    return factAbout(
+      { ...c, subject: { kind: 'user', plural: false } },
+      'vehicle',
+      np.text,
+      `drives ${article(np.text)} ${np.text}`,
+      {
+        salience: 0.65,
+      },
+    );
+  }
+  return [];
+}
+
+const WORKPLACES = new Set([
+  'work',
+  'office',
+  'school',
+  'campus',
+  'uni',
+  'university',
+  'class',
+  'job',
+]);
+
+function toWorkplace(rest: readonly Tok[], from: number): boolean {
+  for (let i = from; i < Math.min(rest.length, from + 4); i++) {
+    if (WORKPLACES.has(rest[i]!.norm)) return true;
+  }
+  return false;
+}
+
+/** "I bike to work", "I take the train to the office", "I commute by bus". */
+export function commute(c: Clause): TypedFact[] {
+  const rest = objectTokens(c);
+  const direct = transportPhrase(c.verb);
+  if (direct && rest[0]?.norm === 'to' && toWorkplace(rest, 1)) {
+    return factAbout(c, 'commute', c.verb, `${direct} to work`, { salience: 0.6 });
+  }
+  if (c.verb === 'take' || c.verb === 'ride') {
+    const np = nounPhrase(rest, 0);
+    const how = np ? transportPhrase(np.head) : null;
+    if (how && toWorkplace(rest, np!.end)) {
+      return factAbout(c, 'commute', np!.head, `${how} to work`, { salience: 0.6 });
+    }
+  }
+  if (c.verb === 'commute') {
+    const by = rest.findIndex((t) => t.norm === 'by' || t.norm === 'on');
+    const np = by >= 0 ? nounPhrase(rest, by + 1) : null;
+    if (np) return factAbout(c, 'commute', np.head, `commutes by ${np.text}`, { salience: 0.6 });
+  }
+  return [];
+}
+
+const RECURRING = new Set(['every', 'each', 'daily', 'weekly', 'weekdays', 'weekends', 'nightly']);
+const WEEKDAY_PLURAL = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days$/;
+
+/** Whether the clause states something recurring ("on Mondays", "every morning", "before 10am"). */
+function recurring(c: Clause): boolean {
+  return c.toks.some(
+    (t, i) =>
+      RECURRING.has(t.norm) ||
+      WEEKDAY_PLURAL.test(t.norm) ||
+      ((t.norm === 'mornings' || t.norm === 'evenings' || t.norm === 'nights') &&
+        c.toks[i - 1]?.norm === 'the') ||
+      ((t.norm === 'before' || t.norm === 'after' || t.norm === 'until') &&
+        c.toks[i + 1]?.ent === 'TIME'),
+  );
+}
+
+/** "I work from home on Mondays", "I can't do meetings before 10am", "I pick up my kids at 3 every day". */
+export function schedule(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'user' || c.verbAt < 0 || !recurring(c)) return [];
+  if (
+    c.verb === 'be' &&
+    !c.toks
+      .slice(c.verbAt + 1)
+      .some((t) => ['busy', 'free', 'off', 'available', 'away', 'in', 'at', 'out'].includes(t.norm))
+  )
+    return [];
+  const text = predicateText(c);
+  if (text.split(' ').length < 3) return [];
+  return factAbout(c, 'schedule', text, text, { salience: 0.6 });
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
+import { employer, jobTitle, leftJob } from './work.ts';
+
+describe('jobTitle', () => {
+  it.each([
+    ['I work as a paramedic.', ['User is a paramedic [user|job|paramedic]']],
+    [
+      "I'm a data engineer at Shopify.",
+      [
+        'User is a data engineer [user|job|data engineer]',
+        'User works at Shopify [user|works_at|Shopify]',
+      ],
+    ],
+    ['My wife is a pharmacist.', ["User's wife is a pharmacist [user's wife|job|pharmacist]"]],
+    ['I was a teacher before.', ['User was a teacher [user|job|teacher|ended]']],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(jobTitle, sentence))).toEqual(expected);
+  });
+
+  it.each([
+    "I'm a big fan of hers.",
+    "I'm a morning person.",
+    "I'm a bit tired.",
+    'She is a nurse.',
+  ])('nothing from %j', (sentence) => {
+    expect(applyRule(jobTitle, sentence)).toEqual([]);
+  });
+});
+
+describe('employer', () => {
+  it.each([
+    ['I work at Shopify.', 'User works at Shopify [user|works_at|Shopify]'],
+    ['I joined Stripe in January.', 'User works at Stripe [user|works_at|Stripe]'],
+    ['I got a job at the BBC!', 'User works at BBC [user|works_at|BBC]'],
+    ["I'll start at Google in May.", 'User is starting at Google [user|plans|start at Google]'],
+  ])('%j', (sentence, expected) => {
+    const facts = applyRule(employer, sentence);
+    expect(brief(facts)).toEqual([expected]);
+  });
+
+  it.each(['I work at home most days.', 'I joined a gym.', 'My brother works for himself.'])(
+    'nothing from %j',
+    (sentence) => {
+      expect(applyRule(employer, sentence)).toEqual([]);
+    },
+  );
+});
+
+describe('leftJob', () => {
+  it.each([
+    [
+      'I quit my job at Deloitte.',
+      'User quit their job at Deloitte [user|works_at|Deloitte|ended]',
+    ],
+    ['I left Google in 2022.', 'User left Google [user|works_at|Google|ended]'],
+    [
+      'I was laid off from Acme last week.',
+      'User was laid off from Acme [user|works_at|Acme|ended]',
+    ],
+    ['I quit my job.', 'User quit their job [user|works_at|*|ended]'],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(leftJob, sentence))).toEqual([expected]);
+  });
+
+  it.each(['I left my keys at home.', 'I quit sugar.', "I didn't quit my job."])(
+    'nothing from %j',
+    (sentence) => {
+      expect(applyRule(leftJob, sentence)).toEqual([]);
+    },
+  );
+});

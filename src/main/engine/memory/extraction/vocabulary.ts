@@ -1,0 +1,404 @@
+// Everyday English words the rules recognise: kinds of people, animals, drinks, vehicles,
+// instruments, diets, conditions and jobs. General vocabulary, not fitted to any data set:
+// a word missing here only means a fact stays free text or is not extracted.
+import type { Relation } from '../relations.ts';
+
+export type PersonRelation = Extract<
+  Relation,
+  'manager' | 'coworker' | 'partner' | 'child' | 'parent' | 'sibling' | 'friend' | 'pet'
+>;
+
+const PEOPLE: Record<string, PersonRelation> = {
+  manager: 'manager',
+  boss: 'manager',
+  supervisor: 'manager',
+  'team lead': 'manager',
+  coworker: 'coworker',
+  'co-worker': 'coworker',
+  colleague: 'coworker',
+  teammate: 'coworker',
+  wife: 'partner',
+  husband: 'partner',
+  partner: 'partner',
+  spouse: 'partner',
+  girlfriend: 'partner',
+  boyfriend: 'partner',
+  fiance: 'partner',
+  fiancee: 'partner',
+  fiancé: 'partner',
+  fiancée: 'partner',
+  son: 'child',
+  daughter: 'child',
+  kid: 'child',
+  child: 'child',
+  baby: 'child',
+  toddler: 'child',
+  mom: 'parent',
+  mum: 'parent',
+  mother: 'parent',
+  dad: 'parent',
+  father: 'parent',
+  parent: 'parent',
+  stepmom: 'parent',
+  stepdad: 'parent',
+  brother: 'sibling',
+  sister: 'sibling',
+  sibling: 'sibling',
+  twin: 'sibling',
+  friend: 'friend',
+  'best friend': 'friend',
+  buddy: 'friend',
+  roommate: 'friend',
+  flatmate: 'friend',
+  housemate: 'friend',
+};
+
+const SPECIES = new Set([
+  'dog',
+  'puppy',
+  'cat',
+  'kitten',
+  'rabbit',
+  'bunny',
+  'hamster',
+  'guinea pig',
+  'parrot',
+  'budgie',
+  'bird',
+  'fish',
+  'goldfish',
+  'turtle',
+  'tortoise',
+  'snake',
+  'lizard',
+  'gecko',
+  'horse',
+  'pony',
+  'ferret',
+  'chicken',
+  'hen',
+  'pig',
+  'goat',
+  'rat',
+  'mouse',
+  // common breeds people name instead of the species
+  'labrador',
+  'retriever',
+  'poodle',
+  'beagle',
+  'terrier',
+  'bulldog',
+  'husky',
+  'corgi',
+  'dachshund',
+  'spaniel',
+  'collie',
+  'chihuahua',
+  'pug',
+  'greyhound',
+  'shepherd',
+  'tabby',
+  'siamese',
+  'mutt',
+]);
+
+const PLURAL_PEOPLE: Record<string, string> = {
+  kids: 'kid',
+  children: 'child',
+  parents: 'parent',
+  brothers: 'brother',
+  sisters: 'sister',
+  siblings: 'sibling',
+  friends: 'friend',
+  coworkers: 'coworker',
+  colleagues: 'colleague',
+  teammates: 'teammate',
+  twins: 'twin',
+  sons: 'son',
+  daughters: 'daughter',
+  roommates: 'roommate',
+};
+
+/** The relation a person noun names ("sister" → sibling), pets included; null otherwise. */
+export function personNoun(noun: string): PersonRelation | null {
+  const n = singular(noun);
+  if (PEOPLE[n]) return PEOPLE[n];
+  if (isSpecies(n)) return 'pet';
+  return null;
+}
+
+export function singular(noun: string): string {
+  const n = noun.toLowerCase();
+  if (PLURAL_PEOPLE[n]) return PLURAL_PEOPLE[n];
+  if (PEOPLE[n] || SPECIES.has(n)) return n;
+  if (n.endsWith('ies') && n.length > 4) return n.slice(0, -3) + 'y';
+  if (/(?:sh|ch|x)es$/.test(n)) return n.slice(0, -2);
+  if (n.endsWith('s') && !n.endsWith('ss')) return n.slice(0, -1);
+  return n;
+}
+
+export function isSpecies(noun: string): boolean {
+  const n = noun.toLowerCase();
+  return SPECIES.has(n) || SPECIES.has(singular(n));
+}
+
+const DRINKS = new Set([
+  'coffee',
+  'tea',
+  'espresso',
+  'latte',
+  'cappuccino',
+  'americano',
+  'macchiato',
+  'mocha',
+  'decaf',
+  'matcha',
+  'chai',
+  'cocoa',
+  'hot chocolate',
+  'juice',
+  'water',
+  'soda',
+  'cola',
+  'lemonade',
+  'kombucha',
+  'smoothie',
+  'milk',
+  'beer',
+  'wine',
+  'whisky',
+  'whiskey',
+  'cider',
+  'yerba mate',
+  'mate',
+]);
+
+/** Whether a noun phrase names a drink ("green tea", "oat milk lattes"). */
+export function isDrink(phrase: string): boolean {
+  const words = phrase.toLowerCase().split(/\s+/);
+  const head = singular(words.at(-1) ?? '');
+  return DRINKS.has(head) || DRINKS.has(words.slice(-2).join(' '));
+}
+
+const VEHICLES = new Set([
+  'car',
+  'bike',
+  'bicycle',
+  'e-bike',
+  'ebike',
+  'motorcycle',
+  'motorbike',
+  'scooter',
+  'moped',
+  'van',
+  'truck',
+  'pickup',
+  'suv',
+  'minivan',
+  'hatchback',
+  'sedan',
+  'convertible',
+  'camper',
+]);
+
+export function isVehicle(phrase: string): boolean {
+  const head = singular(phrase.toLowerCase().split(/\s+/).at(-1) ?? '');
+  return VEHICLES.has(head);
+}
+
+/** Ways of getting somewhere: the verb or noun of a commute. */
+const TRANSPORT: Record<string, string> = {
+  bike: 'bikes',
+  cycle: 'cycles',
+  walk: 'walks',
+  drive: 'drives',
+  run: 'runs',
+  carpool: 'carpools',
+  train: 'takes the train',
+  bus: 'takes the bus',
+  subway: 'takes the subway',
+  metro: 'takes the metro',
+  tube: 'takes the tube',
+  tram: 'takes the tram',
+  ferry: 'takes the ferry',
+  car: 'drives',
+  bicycle: 'bikes',
+  scooter: 'rides a scooter',
+  foot: 'walks',
+};
+
+/** How someone travels, third person ("bikes", "takes the train"), from a verb or noun. */
+export function transportPhrase(word: string): string | null {
+  return TRANSPORT[word.toLowerCase()] ?? null;
+}
+
+const INSTRUMENTS = new Set([
+  'guitar',
+  'piano',
+  'violin',
+  'viola',
+  'cello',
+  'double bass',
+  'bass',
+  'drums',
+  'drum',
+  'ukulele',
+  'flute',
+  'saxophone',
+  'sax',
+  'trumpet',
+  'trombone',
+  'clarinet',
+  'oboe',
+  'harp',
+  'banjo',
+  'mandolin',
+  'harmonica',
+  'accordion',
+  'keyboard',
+  'keyboards',
+  'synth',
+  'organ',
+  'tuba',
+  'bagpipes',
+]);
+
+export function isInstrument(phrase: string): boolean {
+  const words = phrase.toLowerCase().split(/\s+/);
+  return INSTRUMENTS.has(words.at(-1) ?? '') || INSTRUMENTS.has(words.slice(-2).join(' '));
+}
+
+const DIETS = new Set([
+  'vegetarian',
+  'vegan',
+  'pescatarian',
+  'pescetarian',
+  'keto',
+  'paleo',
+  'gluten-free',
+  'dairy-free',
+  'halal',
+  'kosher',
+  'low-carb',
+  'carnivore',
+  'flexitarian',
+  'plant-based',
+]);
+
+export function isDiet(word: string): boolean {
+  return DIETS.has(word.toLowerCase());
+}
+
+/** Foods whose avoidance is a diet ("I don't eat meat"). */
+const DIET_FOODS = new Set([
+  'meat',
+  'pork',
+  'beef',
+  'fish',
+  'seafood',
+  'dairy',
+  'gluten',
+  'sugar',
+  'eggs',
+  'red meat',
+  'chicken',
+  'carbs',
+  'animal products',
+]);
+
+export function isDietFood(phrase: string): boolean {
+  return DIET_FOODS.has(phrase.toLowerCase());
+}
+
+/** Nouns heading a health condition ("celiac disease", "asthma", "a bad knee"). */
+const CONDITIONS = new Set([
+  'disease',
+  'disorder',
+  'syndrome',
+  'condition',
+  'asthma',
+  'diabetes',
+  'arthritis',
+  'migraine',
+  'migraines',
+  'epilepsy',
+  'insomnia',
+  'anxiety',
+  'depression',
+  'adhd',
+  'autism',
+  'eczema',
+  'hypertension',
+  'injury',
+  'tinnitus',
+  'scoliosis',
+  'allergies',
+  'intolerance',
+  'back',
+  'knee',
+  'knees',
+  'hip',
+  'shoulder',
+  'ankle',
+  'cancer',
+  'concussion',
+  'covid',
+  'flu',
+  'pneumonia',
+  'fracture',
+  'ibs',
+  'pcos',
+  'lupus',
+]);
+
+export function isCondition(phrase: string): boolean {
+  return CONDITIONS.has(phrase.toLowerCase().split(/\s+/).at(-1) ?? '');
+}
+
+const JOBS = new Set(
+  (
+    'engineer developer programmer designer teacher nurse doctor physician surgeon lawyer ' +
+    'attorney manager student scientist researcher writer author journalist artist painter ' +
+    'consultant accountant analyst architect chef cook photographer musician counselor ' +
+    'counsellor therapist professor lecturer pharmacist dentist veterinarian vet firefighter ' +
+    'electrician plumber carpenter mechanic pilot farmer baker barista waiter waitress cashier ' +
+    'entrepreneur founder ceo cto cfo coo director editor librarian paramedic officer soldier ' +
+    'intern freelancer translator tutor coach trainer psychologist economist biologist chemist ' +
+    'physicist mathematician statistician administrator secretary clerk recruiter marketer ' +
+    'salesperson realtor investor banker tester sysadmin lead principal owner driver courier ' +
+    'technician assistant receptionist caregiver midwife optometrist surveyor planner producer ' +
+    'animator illustrator copywriter specialist coordinator strategist advisor adviser agent ' +
+    'retiree postdoc phd'
+  ).split(' '),
+);
+
+/** Whether a noun phrase names an occupation ("a senior data engineer", "a nurse"). */
+export function isJob(phrase: string): boolean {
+  const head = singular(phrase.toLowerCase().split(/\s+/).at(-1) ?? '');
+  return JOBS.has(head);
+}
+
+/** Games and sports one "plays" that are hobbies (anything else played is an instrument). */
+export function isProgrammingContext(word: string): boolean {
+  return [
+    'code',
+    'program',
+    'develop',
+    'build',
+    'write',
+    'backend',
+    'frontend',
+    'stack',
+    'database',
+    'framework',
+    'language',
+    'library',
+    'server',
+    'api',
+    'app',
+    'service',
+    'deploy',
+    'infrastructure',
+    'cloud',
+  ].includes(word.toLowerCase());
+}
