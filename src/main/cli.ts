@@ -28,6 +28,10 @@ Options (serve):
                       (default: ${defaultDataDir()})
   --upstream <url>    OpenAI-compatible provider, e.g. http://127.0.0.1:11434/v1
                                                                             env CAIRN_UPSTREAM_URL
+  --anthropic-upstream <url>  Anthropic API for /v1/messages, e.g. https://api.anthropic.com
+                      (else translated to --upstream)                       env CAIRN_ANTHROPIC_URL
+  --upstream-responses  --upstream serves /v1/responses: pass Responses requests through
+                      (else translated to chat completions)    env CAIRN_UPSTREAM_RESPONSES=1
   --core-model <id>   model used to distil memories (default: heuristic)    env CAIRN_CORE_MODEL
   --log-level <lvl>   debug | info | warn | error | silent (default info)   env CAIRN_LOG_LEVEL
   --allow-host <name> with a non-loopback --host: a Host name clients may use (repeatable)
@@ -36,6 +40,7 @@ Options (serve):
 
 Environment only:
   CAIRN_UPSTREAM_API_KEY   API key of the upstream provider
+  CAIRN_ANTHROPIC_API_KEY  API key of the Anthropic upstream
   CAIRN_TOKEN              fix the access token clients send as their API key
   CAIRN_DB_KEY             the database key (64 hex characters) when there is no keychain
   CAIRN_RECOVERY_KEY       open the database with its recovery key
@@ -79,6 +84,8 @@ interface ServeOptions {
   host: string;
   dataDir: string;
   upstreamUrl?: string;
+  anthropicUpstreamUrl?: string;
+  upstreamResponses: boolean;
   coreModel?: string;
   logLevel: LogLevel;
   useKeychain: boolean;
@@ -97,6 +104,8 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         upstream: { type: 'string' },
+        'anthropic-upstream': { type: 'string' },
+        'upstream-responses': { type: 'boolean' },
         'core-model': { type: 'string' },
         'log-level': { type: 'string' },
         'no-keychain': { type: 'boolean' },
@@ -113,6 +122,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
     throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
   }
   const upstream = values.upstream ?? (env.CAIRN_UPSTREAM_URL?.trim() || undefined);
+  const anthropic = values['anthropic-upstream'] ?? (env.CAIRN_ANTHROPIC_URL?.trim() || undefined);
   return {
     port:
       values.port !== undefined
@@ -126,6 +136,15 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
       upstream === undefined
         ? undefined
         : parseUrl(upstream, values.upstream ? '--upstream' : 'CAIRN_UPSTREAM_URL'),
+    anthropicUpstreamUrl:
+      anthropic === undefined
+        ? undefined
+        : parseUrl(
+            anthropic,
+            values['anthropic-upstream'] ? '--anthropic-upstream' : 'CAIRN_ANTHROPIC_URL',
+          ),
+    upstreamResponses:
+      values['upstream-responses'] === true || env.CAIRN_UPSTREAM_RESPONSES?.trim() === '1',
     coreModel: values['core-model'] ?? (env.CAIRN_CORE_MODEL?.trim() || undefined),
     logLevel,
     useKeychain: !values['no-keychain'],
@@ -155,6 +174,9 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     host: options.host,
     upstreamUrl: options.upstreamUrl,
     upstreamApiKey: env.CAIRN_UPSTREAM_API_KEY?.trim() || undefined,
+    anthropicUpstreamUrl: options.anthropicUpstreamUrl,
+    anthropicApiKey: env.CAIRN_ANTHROPIC_API_KEY?.trim() || undefined,
+    upstreamResponses: options.upstreamResponses,
     coreModel: options.coreModel,
     useKeychain: options.useKeychain,
     allowedHosts: options.allowedHosts,
