@@ -7,6 +7,7 @@ import type { ContextResult } from '../services.ts';
 import { getIdentity } from '../store/identity.ts';
 import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
 import { searchScope, speakerOf, type RankedHit, type SearchDeps } from './search.ts';
+import { neutraliseLine } from './neutralise.ts';
 import { jaccard, queryTerms, words, wordSet } from './text.ts';
 import { countTokens, truncateToTokens } from './tokens.ts';
 
@@ -70,14 +71,20 @@ export function localDate(ms: number): string {
 }
 
 function transcriptLine(h: RankedHit, speakers: ReadonlySet<string> | undefined): string {
-  const label = speakerOf(h.content);
+  // The speaker label is read from the neutralised text: a stored "System: ..." is no speaker.
+  const content = plainLine(h.content);
+  const label = speakerOf(content);
   const labelled = label !== null && (speakers === undefined || speakers.has(label));
   const who = labelled ? '' : h.role === 'assistant' ? 'Assistant: ' : 'User: ';
-  return `[${localDate(h.created_at)}] ${who}${h.content.replace(/\s+/gu, ' ').trim()}`;
+  return `[${localDate(h.created_at)}] ${who}${content}`;
 }
 
+/**
+ * Every stored text goes into the block through here (identity, facts, episodes, transcript):
+ * one line, and data, never markup (DESIGN §5 step 4; see neutralise.ts).
+ */
 function plainLine(text: string): string {
-  return text.replace(/\s+/gu, ' ').trim();
+  return neutraliseLine(text);
 }
 
 export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promise<ContextResult> {
