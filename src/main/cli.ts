@@ -1,5 +1,6 @@
 // Headless entry: `cairn serve` runs the same engine as the desktop app under plain Node
 // (DESIGN §1), configured by flags or environment (DESIGN §9).
+import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,8 +8,20 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { type Engine, createEngine } from './engine/engine.ts';
 import { CairnError, isCairnError } from './engine/errors.ts';
 import { createLogger, type LogLevel } from './engine/logger.ts';
-import { getRecoveryKey } from './engine/secrets.ts';
-import { databaseFileExists } from './engine/store/database-file.ts';
+import { getRecoveryKey, resolveDatabaseKey, rotateDatabaseKey } from './engine/secrets.ts';
+import {
+  databaseFileExists,
+  databaseOpenElsewhere,
+  openDataDirDatabase,
+} from './engine/store/database-file.ts';
+import {
+  ClientUsageError,
+  createApiReader,
+  DEFAULT_CAIRN_URL,
+  readClientOptions,
+} from './cli-client.ts';
+import { runMcpStdio } from './mcp-stdio.ts';
+import { collectMemoryExport } from '../shared/memory-export.ts';
 import { ErrorCode } from '../shared/errors.ts';
 import { displayUrl, httpUrlProblem, redactUrlsInText } from '../shared/urls.ts';
 
@@ -18,6 +31,9 @@ Usage:
   cairn serve [options]      run the memory proxy (OpenAI-compatible) in the foreground
   cairn recovery-key [opts]  print the recovery key of the database in the data folder
   cairn token [opts]         print the access token of the database in the data folder
+  cairn mcp [client opts]    MCP server on stdin/stdout (Claude Desktop) for the running Cairn
+  cairn export [client opts] write agents' memory as Cairn's JSON export (stdout or --out)
+  cairn rekey [opts]         re-encrypt the database with a new key (Cairn must be stopped)
   cairn help                 show this help
 
 Options (serve):
@@ -32,11 +48,19 @@ Options (serve):
                       (else translated to --upstream)                       env CAIRN_ANTHROPIC_URL
   --upstream-responses  --upstream serves /v1/responses: pass Responses requests through
                       (else translated to chat completions)    env CAIRN_UPSTREAM_RESPONSES=1
+  --ollama-upstream <url>  Ollama's native API for /api/* (else translated to --upstream)
+                                                                            env CAIRN_OLLAMA_URL
   --core-model <id>   model used to distil memories (default: heuristic)    env CAIRN_CORE_MODEL
   --log-level <lvl>   debug | info | warn | error | silent (default info)   env CAIRN_LOG_LEVEL
   --allow-host <name> with a non-loopback --host: a Host name clients may use (repeatable)
   --no-keychain       never use the OS keychain (key file in the data folder)
   -h, --help          show this help
+
+Client options (mcp, export: they talk to the running Cairn over HTTP):
+  --url <url>         where Cairn listens (default ${DEFAULT_CAIRN_URL})   env CAIRN_URL
+  --token <token>     its access token (\`cairn token\` prints it)            env CAIRN_TOKEN
+  --agent <id>        mcp: scope every tool to this agent; export: only this agent (repeatable)
+  -o, --out <file>    export: write here instead of stdout
 
 Environment only:
   CAIRN_UPSTREAM_API_KEY   API key of the upstream provider
@@ -86,6 +110,7 @@ interface ServeOptions {
   upstreamUrl?: string;
   anthropicUpstreamUrl?: string;
   upstreamResponses: boolean;
+  ollamaUpstreamUrl?: string;
   coreModel?: string;
   logLevel: LogLevel;
   useKeychain: boolean;
@@ -106,6 +131,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
         upstream: { type: 'string' },
         'anthropic-upstream': { type: 'string' },
         'upstream-responses': { type: 'boolean' },
+        'ollama-upstream': { type: 'string' },
         'core-model': { type: 'string' },
         'log-level': { type: 'string' },
         'no-keychain': { type: 'boolean' },
@@ -123,6 +149,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
   }
   const upstream = values.upstream ?? (env.CAIRN_UPSTREAM_URL?.trim() || undefined);
   const anthropic = values['anthropic-upstream'] ?? (env.CAIRN_ANTHROPIC_URL?.trim() || undefined);
+  const ollama = values['ollama-upstream'] ?? (env.CAIRN_OLLAMA_URL?.trim() || undefined);
   return {
     port:
       values.port !== undefined
@@ -145,6 +172,10 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
           ),
     upstreamResponses:
       values['upstream-responses'] === true || env.CAIRN_UPSTREAM_RESPONSES?.trim() === '1',
+    ollamaUpstreamUrl:
+      ollama === undefined
+        ? undefined
+        : parseUrl(ollama, values['ollama-upstream'] ? '--ollama-upstream' : 'CAIRN_OLLAMA_URL'),
     coreModel: values['core-model'] ?? (env.CAIRN_CORE_MODEL?.trim() || undefined),
     logLevel,
     useKeychain: !values['no-keychain'],
@@ -177,6 +208,7 @@ async function serve(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     anthropicUpstreamUrl: options.anthropicUpstreamUrl,
     anthropicApiKey: env.CAIRN_ANTHROPIC_API_KEY?.trim() || undefined,
     upstreamResponses: options.upstreamResponses,
+    ollamaUpstreamUrl: options.ollamaUpstreamUrl,
     coreModel: options.coreModel,
     useKeychain: options.useKeychain,
     allowedHosts: options.allowedHosts,
@@ -322,6 +354,89 @@ async function printRecoveryKey(argv: string[], env: NodeJS.ProcessEnv): Promise
   return 0;
 }
 
+/**
+ * `cairn rekey`: re-encrypts the database with a new key, kept where the old one was (keychain
+ * or key file), and prints the new recovery key. Refused while another process (the app or
+ * `cairn serve`) has the database open: its connection would keep the old key.
+ */
+async function rekey(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const options = readOptions(argv, env);
+  if (!databaseFileExists(options.dataDir)) {
+    throw new CairnError(ErrorCode.NotFound, `There is no Cairn database in ${options.dataDir}.`);
+  }
+  const logger = createLogger({ level: options.logLevel === 'info' ? 'warn' : options.logLevel });
+  const keyOptions = {
+    dataDir: options.dataDir,
+    env,
+    useKeychain: options.useKeychain,
+    logger: logger.child('secrets'),
+  };
+  const resolved = await resolveDatabaseKey(keyOptions);
+  let opened: ReturnType<typeof openDataDirDatabase>;
+  try {
+    opened = openDataDirDatabase({ dataDir: options.dataDir, key: resolved.key, logger });
+  } finally {
+    resolved.key.fill(0);
+  }
+  const { db } = opened;
+  try {
+    if (databaseOpenElsewhere(db)) {
+      throw new CairnError(
+        ErrorCode.Conflict,
+        `Cairn is running with ${options.dataDir} (the database is open in another process). ` +
+          'Quit the app or stop `cairn serve`, then run `cairn rekey` again.',
+      );
+    }
+    const rotated = await rotateDatabaseKey({ ...keyOptions, db });
+    rotated.key.fill(0);
+    const out = (line = '') => process.stdout.write(line + '\n');
+    out(`The database is re-encrypted with a new key (kept in the ${rotated.source}).`);
+    out('Write down the NEW RECOVERY KEY; the old one no longer opens it:');
+    out(`    ${rotated.recoveryKey}`);
+  } finally {
+    db.close();
+  }
+  return 0;
+}
+
+/** `cairn mcp`: the stdio MCP server; runs until the client closes stdin. */
+async function mcp(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const options = readClientOptions(argv, env);
+  if (options.agents.length > 1) throw new UsageError('cairn mcp takes one --agent at most.');
+  const log = (line: string) => process.stderr.write(line + '\n');
+  const server = await runMcpStdio({
+    url: options.url,
+    token: options.token,
+    agentId: options.agents[0],
+    log,
+  });
+  return new Promise<number>((resolve) => {
+    const stop = () => void server.close().finally(() => resolve(0));
+    process.stdin.once('end', stop);
+    process.stdin.once('close', stop);
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** `cairn export`: Cairn's JSON export of the chosen agents (all by default). */
+async function exportCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const options = readClientOptions(argv, env);
+  const doc = await collectMemoryExport(createApiReader(options.url, options.token), {
+    agentIds: options.agents.length > 0 ? options.agents : undefined,
+    exportedAt: new Date().toISOString(),
+    onProgress: (text) => process.stderr.write(text + '\n'),
+  });
+  const text = JSON.stringify(doc, null, 2) + '\n';
+  if (options.out === null) process.stdout.write(text);
+  else {
+    // The export holds memory content: readable by its owner alone.
+    writeFileSync(options.out, text, { mode: 0o600 });
+    process.stderr.write(`Wrote ${doc.agents.length} agent(s) to ${options.out}\n`);
+  }
+  return 0;
+}
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -332,6 +447,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
         return await printRecoveryKey(rest, env);
       case 'token':
         return await printToken(rest, env);
+      case 'rekey':
+        return await rekey(rest, env);
+      case 'mcp':
+        return await mcp(rest, env);
+      case 'export':
+        return await exportCommand(rest, env);
       case undefined:
       case 'help':
       case '--help':
@@ -346,7 +467,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       process.stdout.write(USAGE);
       return 0;
     }
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ClientUsageError) {
       process.stderr.write(`cairn: ${err.message}\nRun "cairn help" for the options.\n`);
       return 2;
     }

@@ -1,63 +1,17 @@
 // Export every agent's memory to one JSON document through the management API, and import
-// such a document back (facts, identity, transcripts; episodes are re-distilled).
-import { z } from 'zod';
-import { Episode, Identity, PinnedFact, TranscriptRow } from '../../shared/api.ts';
+// such a document back (facts, identity, transcripts; episodes are re-distilled). The format
+// and the export walk are shared with `cairn export` (src/shared/memory-export.ts).
+import type { TranscriptRow } from '../../shared/api.ts';
+import { collectMemoryExport, MemoryExport } from '../../shared/memory-export.ts';
 import type { ApiClient } from './api/client.ts';
 
-const PAGE = 500;
-
-export const MemoryExport = z.object({
-  format: z.literal('cairn-memory'),
-  version: z.literal(1),
-  exported_at: z.string(),
-  agents: z.array(
-    z.object({
-      id: z.string().min(1),
-      identity: Identity.nullable(),
-      pinned: z.array(PinnedFact),
-      episodes: z.array(Episode),
-      transcript: z.array(TranscriptRow),
-    }),
-  ),
-});
-export type MemoryExport = z.infer<typeof MemoryExport>;
-
-async function all<T>(
-  fetchPage: (offset: number) => Promise<{ items: T[]; total: number }>,
-): Promise<T[]> {
-  const out: T[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const page = await fetchPage(offset);
-    out.push(...page.items);
-    if (page.items.length === 0 || out.length >= page.total) return out;
-  }
-}
+export { MemoryExport };
 
 export async function exportMemory(
   api: ApiClient,
   onProgress: (text: string) => void = () => {},
 ): Promise<MemoryExport> {
-  const { agents } = await api.agents();
-  const result: MemoryExport = {
-    format: 'cairn-memory',
-    version: 1,
-    exported_at: new Date().toISOString(),
-    agents: [],
-  };
-  for (const [i, agent] of agents.entries()) {
-    onProgress(`Exporting ${agent.id} (${i + 1} of ${agents.length})…`);
-    const agent_id = agent.id;
-    result.agents.push({
-      id: agent_id,
-      identity: await api.getIdentity(agent_id),
-      pinned: await all((offset) =>
-        api.listPinned({ agent_id, status: 'all', sort: 'created_at', limit: PAGE, offset }),
-      ),
-      episodes: await all((offset) => api.listEpisodes({ agent_id, limit: PAGE, offset })),
-      transcript: await all((offset) => api.listTranscript({ agent_id, limit: PAGE, offset })),
-    });
-  }
-  return result;
+  return collectMemoryExport(api, { exportedAt: new Date().toISOString(), onProgress });
 }
 
 export interface ImportReport {

@@ -538,3 +538,24 @@ export function rekeyDatabase(db: Db, newKey: Buffer): void {
   // Prove the new key is in effect before the caller forgets the old one.
   db.prepare('SELECT count(*) FROM sqlite_master').get();
 }
+
+/**
+ * True when another process (a running Cairn) has the database open. Leaving WAL mode needs
+ * every other connection closed, and SQLite answers the mode it kept when it cannot change
+ * it (https://www.sqlite.org/pragma.html#pragma_journal_mode); when it can, WAL mode is set
+ * back at once. For maintenance that must run alone (`cairn rekey`).
+ */
+export function databaseOpenElsewhere(db: Db): boolean {
+  if (db.pragma('journal_mode', { simple: true }) !== 'wal') return false;
+  let mode: unknown;
+  try {
+    mode = db.pragma('journal_mode = DELETE', { simple: true });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
+    throw err;
+  }
+  if (mode !== 'delete') return true;
+  db.pragma('journal_mode = WAL');
+  return false;
+}
