@@ -5,6 +5,7 @@ import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { Badge, Card, CopyButton, ErrorBox, Loading } from '../components/ui.tsx';
 import { EmbedderStatus } from '../components/EmbedderStatus.tsx';
+import { ClientSetup } from '../components/ClientSetup.tsx';
 import { formatBytes, formatDuration } from '../format.ts';
 
 const KEY_SOURCE_TEXT: Record<HealthResponse['encryption']['keySource'], string> = {
@@ -148,6 +149,7 @@ export function OverviewPage() {
       </Card>
 
       <Snippets baseUrl={api.baseUrl} token={token} reveal={reveal} />
+      <ClientSetup baseUrl={api.baseUrl} token={token} reveal={reveal} />
 
       <div className="grid grid-2">
         <Card title="Embedding model">{h ? <EmbedderStatus state={h.embedder} /> : null}</Card>
