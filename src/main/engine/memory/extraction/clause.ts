@@ -305,6 +305,10 @@ function readSubject(toks: Tok[]): SubjectParse {
   }
   const t = toks[i];
   if (!t) return { subject: { kind: 'other' }, end: i, hypothetical };
+  // "Call me Dee": an introduction without a subject.
+  if (t.norm === 'call' && toks[i + 1]?.norm === 'me') {
+    return { subject: { kind: 'user', plural: false }, end: i, hypothetical };
+  }
   if (t.norm === 'i' || t.norm === 'we') {
     return { subject: { kind: 'user', plural: t.norm === 'we' }, end: i + 1, hypothetical };
   }
@@ -349,6 +353,12 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
   const words: string[] = [];
   while (i < toks.length) {
     const t = toks[i]!;
+    // "go-to" is written as three tokens.
+    if (t.norm === 'go' && toks[i + 1]?.norm === '-' && toks[i + 2]?.norm === 'to') {
+      words.push('go-to');
+      i += 3;
+      continue;
+    }
     if (
       t.pos === 'NOUN' ||
       t.pos === 'ADJ' ||
@@ -367,9 +377,10 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
       i++;
       continue;
     }
-    if (t.norm === '-' || t.norm === 'go-to') {
+    // "my go-to drink is": a head noun wink reads as a verb, right before the real verb.
+    if (t.pos === 'VERB' && words.length > 0 && isVerbish(toks[i + 1])) {
+      words.push(t.norm);
       i++;
-      continue;
     }
     break;
   }
@@ -502,6 +513,8 @@ function readPredicate(toks: Tok[], from: number): Predicate {
       continue;
     }
     if (t.pos === 'ADV' && (FREQUENCY_ADVERBS.has(n) || n.endsWith('ly'))) continue;
+    // "is iced matcha", "is a used car": a participle before a noun describes it.
+    if (t.pos === 'VERB' && lastBe >= 0 && n.endsWith('ed') && toks[i + 1]?.pos === 'NOUN') break;
     if (t.pos === 'VERB' || (i === from && t.pos === 'NOUN' && /s$/.test(n))) {
       p.verbAt = i;
       p.verb = verbLemma(t);

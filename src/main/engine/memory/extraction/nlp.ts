@@ -134,6 +134,7 @@ function markMidSentenceNames(toks: Tok[]): void {
     const prev = toks[i - 1]!;
     // Not after a sentence-internal start ("Hi! I ...", quotes, a colon).
     if (prev.pos === 'PUNCT' && prev.norm !== ',' && prev.norm !== '(') continue;
-    if (t.pos === 'VERB' || t.pos === 'NOUN' || t.pos === 'ADJ') t.pos = 'PROPN';
+    // Adjectives stay: "Canadian", "Thai" describe, they do not name.
+    if (t.pos === 'VERB' || t.pos === 'NOUN') t.pos = 'PROPN';
   }
 }

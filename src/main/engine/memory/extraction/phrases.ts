@@ -16,6 +16,18 @@ export interface Phrase {
   none: boolean;
 }
 
+const PHRASE_BREAKERS = new Set([
+  'most',
+  'every',
+  'each',
+  'all',
+  'many',
+  'several',
+  'last',
+  'next',
+  'this',
+  'other',
+]);
 const QUANTIFIERS = new Set([
   'lot',
   'lots',
@@ -83,6 +95,8 @@ export function nounPhrase(toks: readonly Tok[], from: number): Phrase | null {
   while (i < toks.length) {
     const t = toks[i]!;
     const next = toks[i + 1];
+    // "yoga most mornings", "tea every day": a quantifier starts another phrase.
+    if (words.length > start && PHRASE_BREAKERS.has(t.norm)) break;
     if (isWordish(t) && t.ent !== 'DATE' && t.ent !== 'TIME' && t.ent !== 'DURATION') {
       words.push(t);
       i++;

@@ -6,6 +6,7 @@ import { isCondition, isDiet, isDietFood } from '../vocabulary.ts';
 
 /** "I'm vegetarian", "I'm on a keto diet", "I eat vegan", "I don't eat meat". */
 export function diet(c: Clause): TypedFact[] {
+  if (c.subject.kind === 'relative' && c.subject.relation === 'pet') return [];
   const rest = objectTokens(c);
   if (
     c.verb === 'be' ||
@@ -114,10 +115,10 @@ const REACTIONS = new Set([
 
 /** "Coffee makes me jittery", "dairy gives me a stomach ache": something the user's body reacts to. */
 export function sensitivity(c: Clause): TypedFact[] {
-  if (c.subject.kind !== 'thing' || c.negated) return [];
+  if ((c.subject.kind !== 'thing' && c.subject.kind !== 'named') || c.negated) return [];
   const rest = objectTokens(c);
   if (rest[0]?.norm !== 'me') return [];
-  const thing = c.subject.noun;
+  const thing = c.subject.kind === 'thing' ? c.subject.noun : c.subject.name.toLowerCase();
   if (c.verb === 'make' && rest[1] && (REACTIONS.has(rest[1].norm) || rest[1].pos === 'ADJ')) {
     const effect = rest[1].text;
     return userFact('health', thing, `${cap(thing)} makes User ${effect}`, { salience: 0.7 });

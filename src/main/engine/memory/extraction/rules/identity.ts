@@ -21,7 +21,10 @@ export function name(c: Clause, ctx: RuleContext): TypedFact[] {
       : [];
   }
   if (c.subject.kind !== 'user' || c.subject.plural) return [];
-  if (c.verb === 'call' && rest[0]?.norm === 'me') n = properName(rest, 1)?.text ?? null;
+  // "Call me Dee" (wink may read the sentence-initial "Call" as a name).
+  const call = c.toks[c.subjectEnd]?.norm === 'call' && c.toks[c.subjectEnd + 1]?.norm === 'me';
+  if (call) n = properName(c.toks, c.subjectEnd + 2)?.text ?? null;
+  else if (c.verb === 'call' && rest[0]?.norm === 'me') n = properName(rest, 1)?.text ?? null;
   else if (c.verb === 'go' && rest[0]?.norm === 'by') n = properName(rest, 1)?.text ?? null;
   else if (c.verb === 'be' && ctx.greeted && rest[0]?.pos === 'PROPN') {
     // "Hi, I am Dana": only after a greeting is "I am <Name>" an introduction.

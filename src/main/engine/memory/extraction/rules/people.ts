@@ -27,14 +27,17 @@ export function relativeNamed(c: Clause): TypedFact[] {
 
 /** "My manager is Priya Raman", "my dog is called Rex", "my wife's name is Maria". */
 export function relativeIs(c: Clause): TypedFact[] {
-  if (c.subject.kind !== 'relative' || c.subject.name || c.verb !== 'be') return [];
+  if (c.subject.kind !== 'relative' || c.subject.name) return [];
+  // "is called Pepper" reads as the passive of "call"; "is Priya Raman" as a copula.
+  const naming = c.verb === 'call' || c.verb === 'name';
+  if (c.verb !== 'be' && !naming) return [];
   const rest = objectTokens(c);
   let i = 0;
-  if (rest[0]?.norm === 'called' || rest[0]?.norm === 'named') i = 1;
+  if (!naming && (rest[0]?.norm === 'called' || rest[0]?.norm === 'named')) i = 1;
   const name = properName(rest, i);
   if (!name) return [];
   // "My sister is Canadian": a single capitalised adjective is not a name.
-  if (i === 0 && rest[0]!.pos === 'ADJ') return [];
+  if (i === 0 && !naming && rest[0]!.pos === 'ADJ') return [];
   return relationFact(c.subject.relation, c.subject.noun, name.text);
 }
 

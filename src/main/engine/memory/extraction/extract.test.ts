@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { brief, SAID_AT } from '../../../../../test/helpers/extraction.ts';
+import { extractFacts } from './extract.ts';
+
+const facts = (text: string, speaker: string | null = null) =>
+  extractFacts(text, { at: SAID_AT, speaker });
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().slice(0, 10));
+
+describe('extractFacts: the statements issue 11 found nothing in', () => {
+  it('a switch of drink, and what the old one does to the user', () => {
+    expect(brief(facts('I switched to green tea, coffee makes me jittery.'))).toEqual([
+      'User drinks green tea [user|drink|green tea]',
+      'Coffee makes User jittery [user|health|coffee]',
+    ]);
+  });
+
+  it('a move, dated by the month it names relative to the message', () => {
+    const [f] = facts('I moved to Lisbon in March.');
+    expect(f).toMatchObject({
+      subject: 'user',
+      relation: 'lives_in',
+      object: 'Lisbon',
+      text: 'User moved to Lisbon (March 2024)',
+      identity: true,
+    });
+    expect(iso(f!.validFrom)).toBe('2024-03-01');
+  });
+
+  it('a manager by name, and a pet with species and name', () => {
+    expect(brief(facts('My manager is Priya Raman. We adopted a beagle named Biscuit!'))).toEqual([
+      "User's manager is Priya Raman [user|manager|Priya Raman]",
+      'User has a beagle named Biscuit [user|pet|Biscuit]',
+    ]);
+  });
+});
+
+describe('extractFacts: changes', () => {
+  it('"used to ... but now ..." ends the old fact and states the new one', () => {
+    expect(brief(facts('I used to drive a Honda Civic but now I bike to work.'))).toEqual([
+      'User no longer drives a Honda Civic [user|vehicle|Honda Civic|ended]',
+      'User bikes to work [user|commute|bike]',
+    ]);
+  });
+
+  it('"we no longer use X" ends X', () => {
+    expect(brief(facts('We no longer use Jenkins.'))).toEqual([
+      'User no longer uses Jenkins [user|tool|Jenkins|ended]',
+    ]);
+  });
+
+  it('"not ... anymore" ends the fact instead of being an ordinary negation', () => {
+    expect(brief(facts("I don't drink coffee anymore."))).toEqual([
+      'User no longer drinks coffee [user|drink|coffee|ended]',
+    ]);
+  });
+
+  it('quitting a job ends the employer, dated', () => {
+    const [f] = facts('I quit my job at Deloitte last Friday.');
+    expect(f).toMatchObject({
+      relation: 'works_at',
+      object: 'Deloitte',
+      ended: true,
+      identity: false,
+    });
+    expect(iso(f!.validFrom)).toBe('2024-04-26');
+  });
+});
+
+describe('extractFacts: nothing from what is not a statement of fact', () => {
+  it.each([
+    'Do you live in Paris?',
+    'Where do you think I should move?',
+    'If I moved to Paris, I would learn French.',
+    'I might get a dog.',
+    'Maybe I will learn Spanish.',
+    'I would love to live in Tokyo.',
+    "I don't have a dog.",
+    "I don't live in Paris anyway.",
+    'I wish I had a cat.',
+    'Tom said he moved to Rome.',
+    'My friend told me she got a puppy.',
+    'He works at Google.',
+    'I love that!',
+    "I'm not sure I like this.",
+    'Thanks, that sounds great.',
+    'I am happy to help.',
+  ])('%j', (sentence) => {
+    expect(facts(sentence)).toEqual([]);
+  });
+
+  it("another person's statement is about them when the user names their relation", () => {
+    expect(brief(facts('My sister lives in Rome, but Tom said he moved to Oslo.'))).toEqual([
+      "User's sister lives in Rome [user's sister|lives_in|Rome]",
+    ]);
+  });
+});
+
+describe('extractFacts: plans and dates', () => {
+  it.each([
+    [
+      "I'm flying to Tokyo on the 14th of June.",
+      'User is planning a trip to Tokyo (14 June 2024)',
+      '2024-06-14',
+    ],
+    ['We went to Crete last summer.', 'User went on a trip to Crete (June 2023)', '2023-06-01'],
+    [
+      "I'm going to repaint the kitchen next month.",
+      'User plans to repaint the kitchen (June 2024)',
+      '2024-06-01',
+    ],
+    [
+      'I have a dentist appointment next Tuesday.',
+      'User has a dentist appointment (7 May 2024)',
+      '2024-05-07',
+    ],
+    ['I moved here two years ago.', null, null],
+  ])('%j', (sentence, text, date) => {
+    const [f] = facts(sentence);
+    if (text === null) {
+      expect(f).toBeUndefined();
+      return;
+    }
+    expect(f?.text).toBe(text);
+    expect(iso(f!.validFrom)).toBe(date);
+  });
+});
+
+describe('extractFacts: speakers', () => {
+  it('a labelled speaker is the subject, and never an identity override', () => {
+    const [f] = facts('I moved to Quito last year.', 'Rosa');
+    expect(f).toMatchObject({
+      subject: 'rosa',
+      text: 'Rosa moved to Quito (2023)',
+      identity: false,
+    });
+    expect(facts('My brother Luis lives in Lima.', 'Rosa').map((x) => x.text)).toEqual([
+      "Rosa's brother Luis lives in Lima",
+      'Rosa has a brother named Luis',
+    ]);
+  });
+
+  it('greets, then introduces', () => {
+    expect(brief(facts("Hi! I'm Dana. I'm learning Korean."))).toEqual([
+      "User's name is Dana [user|name|Dana]",
+      'User is learning Korean [user|learning|Korean]',
+    ]);
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
+import { age, name } from './identity.ts';
+
+describe('name', () => {
+  it.each([
+    ['My name is Dana Ruiz.', false, "User's name is Dana Ruiz [user|name|Dana Ruiz]"],
+    ['Call me Dee.', false, "User's name is Dee [user|name|Dee]"],
+    ['I go by Sam.', false, "User's name is Sam [user|name|Sam]"],
+    ['I am Dana, nice to meet you.', true, "User's name is Dana [user|name|Dana]"],
+  ])('%j', (sentence, greeted, expected) => {
+    const facts = applyRule(name, sentence, greeted);
+    expect(brief(facts)).toEqual([expected]);
+    expect(facts[0]!.identity).toBe(true);
+  });
+
+  it.each(['I am Dana.', 'I am Canadian.', 'My name is on the list.'])(
+    'nothing without a greeting or a name from %j',
+    (s) => {
+      expect(applyRule(name, s)).toEqual([]);
+    },
+  );
+});
+
+describe('age', () => {
+  it.each([
+    ["I'm 34.", 'User is 34 years old [user|age|34]'],
+    ['I am 61 years old.', 'User is 61 years old [user|age|61]'],
+    ['I just turned 40!', 'User is 40 years old [user|age|40]'],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(age, sentence))).toEqual([expected]);
+  });
+
+  it.each(['I am 5 minutes away.', 'I have 3 kids.', 'My son is 7.'])('nothing from %j', (s) => {
+    expect(applyRule(age, s)).toEqual([]);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
+import { petOwned } from './pets.ts';
+
+describe('petOwned', () => {
+  it.each([
+    ['We adopted a beagle named Biscuit.', ['User has a beagle named Biscuit [user|pet|Biscuit]']],
+    [
+      'I have two cats, Miso and Tofu.',
+      ['User has a cat named Miso [user|pet|Miso]', 'User has a cat named Tofu [user|pet|Tofu]'],
+    ],
+    ['We got a puppy last week.', ['User got a puppy [user|pet|puppy]']],
+    ['I have a parrot.', ['User has a parrot [user|pet|parrot]']],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(petOwned, sentence))).toEqual(expected);
+  });
+
+  it.each(['I have no pets.', 'My neighbor has a dog.', 'We adopted a new policy.'])(
+    'nothing from %j',
+    (s) => {
+      expect(applyRule(petOwned, s)).toEqual([]);
+    },
+  );
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
+import { commute, drink, schedule, vehicle } from './routine.ts';
+
+describe('drink', () => {
+  it.each([
+    ['I drink a lot of coffee.', 'User drinks coffee [user|drink|coffee]'],
+    [
+      'I have an oat milk latte every morning.',
+      'User drinks oat milk latte [user|drink|oat milk latte]',
+    ],
+    ['My go-to drink is iced matcha.', 'User drinks iced matcha [user|drink|iced matcha]'],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(drink, sentence))).toEqual([expected]);
+  });
+
+  it.each(['I have a meeting at noon.', 'My dad drinks whisky? No way.', 'I drink it slowly.'])(
+    'nothing about the user from %j',
+    (s) => {
+      expect(applyRule(drink, s).filter((f) => f.subject === 'user')).toEqual([]);
+    },
+  );
+});
+
+describe('vehicle', () => {
+  it.each([
+    ['I drive a Subaru Outback.', 'User drives a Subaru Outback [user|vehicle|Subaru Outback]'],
+    ['I just bought a used motorbike.', 'User has a used motorbike [user|vehicle|used motorbike]'],
+    ['My car is a Honda Civic.', 'User drives a Honda Civic [user|vehicle|Honda Civic]'],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(vehicle, sentence))).toEqual([expected]);
+  });
+
+  it.each(['I drive my kids to school.', 'I bought a new laptop.'])('nothing from %j', (s) => {
+    expect(applyRule(vehicle, s)).toEqual([]);
+  });
+});
+
+describe('commute', () => {
+  it.each([
+    ['I bike to work.', 'User bikes to work [user|commute|bike]'],
+    ['I take the train to the office.', 'User takes the train to work [user|commute|train]'],
+    ['I commute by bus.', 'User commutes by bus [user|commute|bus]'],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(commute, sentence))).toEqual([expected]);
+  });
+
+  it.each(['I walk to the park.', 'I take the train to Paris.'])('nothing from %j', (s) => {
+    expect(applyRule(commute, s)).toEqual([]);
+  });
+});
+
+describe('schedule', () => {
+  it.each([
+    [
+      'I work from home on Mondays.',
+      'User works from home on Mondays [user|schedule|works from home on Mondays]',
+    ],
+    [
+      "I can't do meetings before 10am.",
+      "User can't do meetings before 10am [user|schedule|can't do meetings before 10am]",
+    ],
+    [
+      'I pick up my son every weekday at 3.',
+      'User picks up their son every weekday at 3 [user|schedule|picks up their son every weekday at 3]',
+    ],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(schedule, sentence))).toEqual([expected]);
+  });
+
+  it.each(['I worked late yesterday.', 'My sister works on Sundays.', 'I am happy every day.'])(
+    'nothing from %j',
+    (s) => {
+      expect(applyRule(schedule, s)).toEqual([]);
+    },
+  );
+});
