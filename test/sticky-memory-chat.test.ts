@@ -144,7 +144,8 @@ describe('sticky memory (chat completions)', () => {
     const plain = await client.chat.completions
       .create({ model: 'scripted-model', messages: [{ role: 'user', content: 'Hi!' }] })
       .withResponse();
-    expect(plain.response.headers.get('x-cairn-memory')).toBeNull();
+    // Without the agent header there is no memory, and the header says why (issue 12).
+    expect(plain.response.headers.get('x-cairn-memory')).toBe('none; reason=no-agent-header');
     expect((await h.api('PUT', '/settings', { enabled: false })).status).toBe(200);
     try {
       const paused = await client.chat.completions

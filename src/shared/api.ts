@@ -442,3 +442,47 @@ export const BulkDeleteRequest = z
     transcript: idList,
   })
   .strict();
+
+// ---------- activity (what memory did for recent requests) ----------
+/** Where an injected line came from; identity lines have no row id. */
+export const ActivitySource = z.object({
+  scope: z.enum(['identity', 'pinned', 'episodes', 'transcript']),
+  id: z.number().int().nullable(),
+});
+export type ActivitySource = z.infer<typeof ActivitySource>;
+export const ActivityLine = z.object({
+  /** null unless the user opted in to keep the lines' text (`activityKeepLines`). */
+  text: z.string().nullable(),
+  source: ActivitySource,
+});
+export type ActivityLine = z.infer<typeof ActivityLine>;
+export const ActivityItem = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  agent_id: z.string(),
+  conversation_id: z.string(),
+  /** The wire format: chat, anthropic, responses, ollama-chat, ... */
+  protocol: z.string(),
+  section: MemorySection,
+  tokens: z.number().int(),
+  /** The `x-cairn-memory` value the request was answered with. */
+  header: z.string(),
+  lines: z.array(ActivityLine),
+});
+export type ActivityItem = z.infer<typeof ActivityItem>;
+export const ActivityQuery = z.object({
+  agent_id: agentId.optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
+export const ActivityResponse = z.object({ items: z.array(ActivityItem) });
+export type ActivityResponse = z.infer<typeof ActivityResponse>;
+
+// ---------- answers of the agent and trash routes (typed for the renderer's client) ----------
+/** GET /agents/:id */
+export const AgentDetailResponse = z.object({ agent: AgentSummary, controls: AgentControls });
+/** PATCH /agents/:id */
+export const AgentControlsResponse = z.object({ controls: AgentControls });
+/** POST /memory/trash/:id/restore */
+export const TrashRestoreResponse = z.object({ restored: z.literal(true), item: TrashItem });
+/** DELETE /memory/trash/:id */
+export const TrashPurgeResponse = z.object({ purged: z.literal(true), id: z.number().int() });

@@ -41,6 +41,11 @@ const fields = {
   transcriptRetentionDays: z.number().int().min(0).max(3650),
   /** Deleted memory stays restorable in the trash this long. */
   trashDays: z.number().int().min(1).max(365),
+  /**
+   * The Activity view keeps the text of injected lines (not only where they came from).
+   * Off by default: what memory said stays out of the activity log unless the user asks.
+   */
+  activityKeepLines: z.boolean(),
   providers: z.array(ProviderSettings).max(20),
   /** Which provider requests are forwarded to (id from `providers`). */
   activeProviderId: z.string().max(100).nullable(),
@@ -63,6 +68,7 @@ export const Settings = z.object({
   episodeRetentionDays: fields.episodeRetentionDays.default(365),
   transcriptRetentionDays: fields.transcriptRetentionDays.default(0),
   trashDays: fields.trashDays.default(30),
+  activityKeepLines: fields.activityKeepLines.default(false),
   providers: fields.providers.default([]),
   activeProviderId: fields.activeProviderId.default(null),
   coreModel: fields.coreModel.default(null),

@@ -1,6 +1,7 @@
 // The contracts between the engine's parts. engine.ts builds an EngineServices object;
 // route modules, jobs and the desktop shell receive it (or the parts they need).
 import type {
+  ActivitySource,
   ConsolidationCounts,
   ConsolidationRun,
   EmbedderStateDto,
@@ -61,6 +62,8 @@ export interface ContextResult {
   /** The `[Memory] ... [/Memory]` block, or '' when nothing would be injected. */
   block: string;
   tokens: number;
+  /** The block's lines in order, each with the memory row it came from (the Activity view). */
+  lines?: { text: string; source: ActivitySource }[];
 }
 
 /** Read path (DESIGN §7): gate, search, planner. */

@@ -5,6 +5,7 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorKind, VectorService } from '../services.ts';
+import { deleteAgentActivity } from '../store/memory-activity.ts';
 import type { Db } from '../store/migrate.ts';
 import {
   allRowIdsOfAgent,
@@ -179,13 +180,16 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
       });
     },
     async deleteAgent(agentId) {
-      return trash(agentId, 'agent', `Agent ${agentId}`, {
+      const result = await trash(agentId, 'agent', `Agent ${agentId}`, {
         pinned_facts: allRowIdsOfAgent(db, agentId, 'pinned_facts'),
         episodes: allRowIdsOfAgent(db, agentId, 'episodes'),
         pending_signals: allRowIdsOfAgent(db, agentId, 'pending_signals'),
         transcript: allRowIdsOfAgent(db, agentId, 'transcript'),
         agentState: true,
       });
+      // Its activity log (what memory did for its requests) is a log, not memory: it goes now.
+      if (result) deleteAgentActivity(db, agentId);
+      return result;
     },
     restore,
     purgeExpired(trashDays) {

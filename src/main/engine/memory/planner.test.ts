@@ -273,6 +273,7 @@ describe('fitBlock', () => {
       block: '',
       used: [],
       tokens: 0,
+      lines: [],
     });
   });
 

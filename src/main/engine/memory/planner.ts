@@ -2,7 +2,7 @@
 // a few conversation lines when the budget allows, always adds the identity overrides, fits
 // everything under memoryBudgetTokens with the real token count, and builds the block:
 //   [Memory]\nCurrent date: YYYY-MM-DD\n## <Section>\n- <line>\n...\n[/Memory]
-import type { MemorySection } from '../../../shared/api.ts';
+import type { ActivitySource, MemorySection } from '../../../shared/api.ts';
 import type { ContextResult } from '../services.ts';
 import { getIdentity } from '../store/identity.ts';
 import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
@@ -51,7 +51,7 @@ const EPISODES = 3;
 
 interface Group {
   title: string;
-  lines: { text: string; hit?: RankedHit; order: number }[];
+  lines: { text: string; hit?: RankedHit; order: number; source?: ActivitySource }[];
   /** At most this share of the budget goes to the group's lines (default: all of it). */
   share?: number;
 }
@@ -94,9 +94,16 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
   const groups: Group[] = [];
   const identity = getIdentity(deps.db, agentId);
   const about: Group = { title: SECTION_TITLES.identity, lines: [] };
-  identity.overrides.forEach((o, i) => about.lines.push({ text: plainLine(o), order: i }));
+  // An override's source id is its position in the overrides (the narrative has none).
+  identity.overrides.forEach((o, i) =>
+    about.lines.push({ text: plainLine(o), order: i, source: { scope: 'identity', id: i } }),
+  );
   if (section === 'identity' && identity.narrative.trim() !== '') {
-    about.lines.push({ text: plainLine(identity.narrative), order: about.lines.length });
+    about.lines.push({
+      text: plainLine(identity.narrative),
+      order: about.lines.length,
+      source: { scope: 'identity', id: null },
+    });
   }
   if (about.lines.length > 0) groups.push(about);
 
@@ -159,7 +166,11 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     );
   }
 
-  const { block, used, tokens } = fitBlock(localDate(deps.clock.now()), groups, input.budgetTokens);
+  const { block, used, tokens, lines } = fitBlock(
+    localDate(deps.clock.now()),
+    groups,
+    input.budgetTokens,
+  );
   if (block === '') return { section, block: '', tokens: 0 };
 
   if (input.bumpUsage !== false) {
@@ -169,7 +180,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     bumpPinnedUsage(deps.db, agentId, pinnedIds, now);
     bumpEpisodeUsage(deps.db, agentId, episodeIds, now);
   }
-  return { section, block, tokens };
+  return { section, block, tokens, lines };
 }
 
 function hitGroup(title: string, hits: RankedHit[], render: (h: RankedHit) => string): Group {
@@ -186,7 +197,13 @@ export function fitBlock(
   date: string,
   groups: Group[],
   budgetTokens: number,
-): { block: string; used: RankedHit[]; tokens: number } {
+): {
+  block: string;
+  used: RankedHit[];
+  tokens: number;
+  /** The block's lines in order, with where each came from. */
+  lines: { text: string; source: ActivitySource }[];
+} {
   const head = `[Memory]\nCurrent date: ${date}`;
   const tail = '[/Memory]';
   let spent = countTokens(`${head}\n${tail}`);
@@ -223,27 +240,29 @@ export function fitBlock(
       chosen.set(g, list);
     }
   }
+  const inBlockOrder = (g: Group): Group['lines'] => {
+    const lines = chosen.get(g) ?? [];
+    return g.title === SECTION_TITLES.transcript
+      ? [...lines].sort(
+          (a, b) =>
+            (a.hit?.created_at ?? 0) - (b.hit?.created_at ?? 0) ||
+            (a.hit?.id ?? 0) - (b.hit?.id ?? 0),
+        )
+      : lines;
+  };
   const render = (): string => {
     const parts = [head];
     for (const g of groups) {
-      const lines = chosen.get(g);
-      if (!lines || lines.length === 0) continue;
+      const ordered = inBlockOrder(g);
+      if (ordered.length === 0) continue;
       parts.push(`## ${g.title}`);
-      const ordered =
-        g.title === SECTION_TITLES.transcript
-          ? [...lines].sort(
-              (a, b) =>
-                (a.hit?.created_at ?? 0) - (b.hit?.created_at ?? 0) ||
-                (a.hit?.id ?? 0) - (b.hit?.id ?? 0),
-            )
-          : lines;
       for (const l of ordered) parts.push(`- ${l.text}`);
     }
     parts.push(tail);
     return parts.join('\n');
   };
   const hasLines = () => [...chosen.values()].some((l) => l.length > 0);
-  if (!hasLines()) return { block: '', used: [], tokens: 0 };
+  if (!hasLines()) return { block: '', used: [], tokens: 0, lines: [] };
   let block = render();
   // Token counts of the parts and of the whole can differ by a token or two at the joins.
   while (spent + 8 > budgetTokens && countTokens(block) > budgetTokens && hasLines()) {
@@ -252,7 +271,13 @@ export function fitBlock(
     block = hasLines() ? render() : '';
   }
   const used = [...chosen.values()].flat().flatMap((l) => (l.hit ? [l.hit] : []));
-  return { block, used, tokens: block === '' ? 0 : countTokens(block) };
+  const lines = groups.flatMap((g) =>
+    inBlockOrder(g).flatMap((l) => {
+      const source = l.hit ? { scope: l.hit.scope, id: l.hit.id } : l.source;
+      return source ? [{ text: l.text, source }] : [];
+    }),
+  );
+  return { block, used, tokens: block === '' ? 0 : countTokens(block), lines };
 }
 
 interface LineKey {

@@ -20,6 +20,7 @@ import { registerAnthropicRoutes } from './routes/anthropic.ts';
 import { registerResponsesRoutes } from './routes/responses.ts';
 import { registerBackupRoutes } from './routes/backup.ts';
 import { registerTrashRoutes } from './routes/trash.ts';
+import { registerActivityRoutes } from './routes/activity.ts';
 import { registerEmbedderRoutes } from './routes/embedder.ts';
 import { registerSecurity } from './security.ts';
 import { createInlineTranscriptWriter, type TranscriptWriter } from '../store/transcript-writer.ts';
@@ -186,6 +187,7 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   registerMcpRoutes(app, services);
   registerBackupRoutes(app, services);
   registerTrashRoutes(app, services);
+  registerActivityRoutes(app, services);
   registerEmbedderRoutes(app, services);
   if (options.staticUiDir !== undefined) registerStaticUi(app, { rootDir: options.staticUiDir });
 

@@ -1,8 +1,9 @@
 import type { MemorySection } from '../../../shared/api.ts';
-import type { EngineServices } from '../services.ts';
+import type { ContextResult, EngineServices } from '../services.ts';
 import type { TranscriptMessage } from '../store/transcript.ts';
 import type { TranscriptWriter } from '../store/transcript-writer.ts';
 import type { BackgroundTasks } from './background.ts';
+import { recordMemoryActivity } from './memory-activity.ts';
 
 // The memory step every wire format shares (DESIGN §5 steps 3-4 and 6, §9): chat completions,
 // Anthropic Messages, OpenAI Responses and Ollama chat all call `beginMemoryTurn` with the
@@ -59,6 +60,8 @@ export interface MemoryTurn {
   tokens: number;
   /** Why nothing was injected (when `block` is ''). */
   reason: string | null;
+  /** The block's lines and where each came from (the Activity view). */
+  lines?: ContextResult['lines'];
   /**
    * Schedules recording the turn once the answer completed: `answer` runs in the background
    * at a quiet moment (so parsing a stream costs the request nothing) and returns the
@@ -96,6 +99,15 @@ const PAUSED: MemoryTurn = {
  * case the AbortError is rethrown so the route can end quietly.
  */
 export async function beginMemoryTurn(
+  deps: MemoryTurnDeps,
+  request: MemoryTurnRequest,
+): Promise<MemoryTurn> {
+  const turn = await chooseMemoryTurn(deps, request);
+  recordMemoryActivity(deps, request, turn);
+  return turn;
+}
+
+async function chooseMemoryTurn(
   deps: MemoryTurnDeps,
   request: MemoryTurnRequest,
 ): Promise<MemoryTurn> {

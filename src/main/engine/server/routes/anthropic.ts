@@ -24,6 +24,7 @@ import {
 } from '../formats/anthropic.ts';
 import { sseEvent } from '../formats/sse.ts';
 import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
+import { answerWithoutAgent } from '../no-agent-header.ts';
 import { placeMemory } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
 import {
@@ -110,7 +111,10 @@ async function prepareMemory(
   signal: AbortSignal,
 ): Promise<PreparedMemory> {
   const agentId = headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
-  if (agentId === null) return { messages, turn: null };
+  if (agentId === null) {
+    answerWithoutAgent(deps.services, request, reply, 'anthropic');
+    return { messages, turn: null };
+  }
   const requestClass = headerValue(request, REQUEST_CLASS_HEADER, REQUEST_CLASS_HEADER);
   if (requestClass !== null && requestClass !== 'main') {
     // A side request of the client: no memory, nothing recorded.

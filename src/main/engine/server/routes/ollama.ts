@@ -36,6 +36,7 @@ import {
   wantsStream,
   type OllamaKind,
 } from '../ollama-openai.ts';
+import { answerWithoutAgent } from '../no-agent-header.ts';
 import { placeMemory } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
 import { deriveConversationId } from './proxy.ts';
@@ -445,6 +446,8 @@ export function registerOllamaRoutes(
           payload = JSON.stringify({ ...body, messages });
         }
         turn = placed.turn;
+      } else {
+        answerWithoutAgent(services, request, reply, 'ollama');
       }
 
       const sent = native

@@ -14,6 +14,7 @@ import {
 import type { BackgroundTasks } from '../background.ts';
 import { errorBody } from '../error-handler.ts';
 import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
+import { answerWithoutAgent } from '../no-agent-header.ts';
 import { type PlacedMemory, placeMemory, type UserMessageSlot } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
 
@@ -310,6 +311,8 @@ export function registerProxyRoutes(
       }
       // Memory switched off in the settings: nothing is injected and nothing is recorded.
       if (!turn.active) turn = null;
+    } else {
+      answerWithoutAgent(services, request, reply, 'chat');
     }
 
     let res: UpstreamResponse;

@@ -24,6 +24,7 @@ import {
   responsesToChat,
 } from '../formats/responses.ts';
 import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
+import { answerWithoutAgent } from '../no-agent-header.ts';
 import { placeMemory, type UserMessageSlot } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
 import {
@@ -96,6 +97,7 @@ async function prepareInput(
 ): Promise<PreparedInput> {
   const agentId = headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
   if (agentId === null) {
+    answerWithoutAgent(deps.services, request, reply, 'responses');
     return { input: body.input, turn: null, agentId: null, conversationId: null };
   }
   const input = body.input;
