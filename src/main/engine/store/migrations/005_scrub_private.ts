@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { stripPrivate } from '../../memory/private.ts';
 import type { Db, Migration } from '../migrate.ts';
 
@@ -59,10 +60,10 @@ function scrubColumns<K extends number | string>(
     `SELECT ${key} AS k, ${columns.map((c) => c.name).join(', ')} FROM ${table} WHERE ${where}`,
   );
   const changed: K[] = [];
-  const updates = new Map<string, ReturnType<Db['prepare']>>();
+  const updates = new Map<string, Statement<unknown[]>>();
   for (const row of select.all() as Record<string, unknown>[]) {
     const sets: string[] = [];
-    const values: unknown[] = [];
+    const values: string[] = [];
     for (const c of columns) {
       const value = row[c.name] as string | null;
       const next = c.json && value !== null ? scrubJsonList(value) : scrubText(value);
@@ -74,7 +75,7 @@ function scrubColumns<K extends number | string>(
     const sql = `UPDATE ${table} SET ${sets.join(', ')} WHERE ${key} = ?`;
     let update = updates.get(sql);
     if (!update) {
-      update = db.prepare(sql);
+      update = db.prepare<unknown[]>(sql);
       updates.set(sql, update);
     }
     update.run(...values, row.k);
