@@ -9,17 +9,25 @@
 //     what it was sent → is an evidence turn (or the answer) inside the injected block, and
 //     how many tokens the block used;
 // then ~20 unrelated prompts → how many got a memory block (target 0), and a plain BM25
-// baseline over the same turns (unstemmed FTS5, the question as an OR query) in the same run.
-// No neural model: embeddings are disabled.
+// baseline over the same turns (unstemmed FTS5, the question as an OR query).
+// Two runs, side by side:
+//   - production defaults, as a user runs Cairn offline: ingest without skip_extraction (the
+//     heuristic distiller stores facts and episodes), the engine's default embedder with no
+//     download possible (its sentence model fails; the static word vectors serve);
+//   - lexical only, as this bench measured before: skip_extraction, no embedder (FTS5).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEngine } from '../test/helpers/engine-harness.ts';
-import type { SearchResponse } from '../src/shared/api.ts';
+import { type EngineHarness, startEngine } from '../test/helpers/engine-harness.ts';
+import type { EngineConfig } from '../src/main/engine/engine.ts';
+import type { DiagnosticsResponse, EmbedderStateDto, SearchResponse } from '../src/shared/api.ts';
 import { countTokens } from '../src/main/engine/memory/tokens.ts';
 import { buildMatchExpression, words } from '../src/main/engine/memory/text.ts';
 import { createPlainBm25Baseline } from '../src/main/engine/store/search.ts';
 import { deleteConversation, listTranscript } from '../src/main/engine/store/transcript.ts';
+import { formatSteal, stealMeter } from './cpu-steal.ts';
+import { memoryBlockOf, messageText } from './memory-block.ts';
+import { pollUntil, waitForEmbedders } from './wait.ts';
 
 type Print = (line: string) => void;
 
@@ -80,21 +88,144 @@ export function turnText(t: Turn): string {
 
 const norm = (s: string) => s.replace(/\s+/gu, ' ').trim().toLowerCase();
 
-export async function runLocomoBench(
-  print: Print,
-  path: string = defaultLocomoPath(),
-): Promise<void> {
-  if (!existsSync(path)) {
-    print(`  skipped: no LoCoMo data at ${path} (set CAIRN_LOCOMO to its path)`);
-    return;
-  }
-  const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
-  // CAIRN_LOCOMO_DISTIL=1: the heuristic distiller runs on every session too (facts, episodes
-  // and their entity names are then in memory, as for a user who ingests without
-  // skip_extraction).
-  const distil = process.env.CAIRN_LOCOMO_DISTIL === '1';
-  const h = await startEngine({ config: { embedder: { backend: 'none' } } });
+export type LocomoMode = 'production' | 'lexical';
+
+interface ModeSetup {
+  label: string;
+  config: Partial<EngineConfig>;
+  skipExtraction: boolean;
+}
+
+export const LOCOMO_MODES: Readonly<Record<LocomoMode, ModeSetup>> = {
+  production: {
+    label: 'production defaults (distiller on, default embedder offline)',
+    // The default backend and model; only the download is impossible, as without network.
+    config: { embedder: { allowRemoteModels: false } },
+    skipExtraction: false,
+  },
+  lexical: {
+    label: 'lexical only (FTS5, skip_extraction)',
+    config: { embedder: { backend: 'none' } },
+    skipExtraction: true,
+  },
+};
+
+/** A started engine for one mode, once its embedders have settled (loaded or failed). */
+export async function startLocomoEngine(mode: LocomoMode): Promise<EngineHarness> {
+  const h = await startEngine({ config: LOCOMO_MODES[mode].config });
   h.upstream.setDefault(() => ({ kind: 'chat', content: 'ok' }));
+  await waitForEmbedders(
+    async () => (await h.api<{ embedder: EmbedderStateDto }>('GET', '/health')).body,
+  );
+  return h;
+}
+
+export interface IngestedConversation {
+  conv: Conversation;
+  agent: string;
+  /** dia_id → transcript row id, and → the stored text. */
+  idOf: Map<string, number>;
+  textOf: Map<string, string>;
+}
+
+/**
+ * Ingests every session of every conversation (one agent each) and, with extraction on,
+ * waits until the distiller has taken all of them.
+ */
+export async function ingestLocomo(
+  h: EngineHarness,
+  data: Conversation[],
+  mode: LocomoMode,
+  agentPrefix = 'locomo-',
+): Promise<IngestedConversation[]> {
+  const { skipExtraction } = LOCOMO_MODES[mode];
+  const ingested: IngestedConversation[] = [];
+  for (const conv of data) {
+    const agent = `${agentPrefix}${conv.sample_id}`;
+    const idOf = new Map<string, number>();
+    const textOf = new Map<string, string>();
+    for (const s of sessions(conv)) {
+      const conversationId = `${conv.sample_id}-session-${s.n}`;
+      const pairs: { user: string; assistant: string }[] = [];
+      for (let i = 0; i < s.turns.length; i += 2) {
+        const a = s.turns[i] as Turn;
+        const b = s.turns[i + 1];
+        pairs.push({ user: turnText(a), assistant: b ? turnText(b) : '' });
+      }
+      const res = await h.api('POST', '/memory/ingest', {
+        agent_id: agent,
+        conversation_id: conversationId,
+        session_date: s.date,
+        skip_extraction: skipExtraction,
+        turns: pairs,
+      });
+      if (res.status !== 200) throw new Error(`ingest failed: ${JSON.stringify(res.body)}`);
+      await h.idle();
+      // Rows are stored in turn order: map dia_id → transcript row id.
+      const rows = listTranscript(h.services.db, {
+        agentId: agent,
+        conversationId,
+        limit: 1000,
+        offset: 0,
+        order: 'asc',
+      }).items;
+      s.turns.forEach((t, i) => {
+        const row = rows[i];
+        if (row && row.content === turnText(t)) {
+          idOf.set(t.dia_id, row.id);
+          textOf.set(t.dia_id, row.content);
+        }
+      });
+    }
+    if (!skipExtraction) await waitForDistilled(h, agent);
+    ingested.push({ conv, agent, idOf, textOf });
+  }
+  return ingested;
+}
+
+/** Polls the diagnostics until no signal of the agent is pending or being processed. */
+async function waitForDistilled(h: EngineHarness, agent: string): Promise<void> {
+  await pollUntil(async () => {
+    await h.idle();
+    const d = await h.api<DiagnosticsResponse>('GET', '/memory/diagnostics?limit=500');
+    const left = d.body.pending.filter((p) => p.agent_id === agent).length;
+    return left === 0 ? null : `${left} signals of ${agent} not distilled`;
+  }, 300_000);
+}
+
+interface ConversationFigures {
+  id: string;
+  questions: number;
+  recall10: number;
+  inBlock: number;
+}
+
+interface LocomoFigures {
+  perConversation: ConversationFigures[];
+  questions: number;
+  r5: number;
+  r10: number;
+  hit10: number;
+  baselineR10: number;
+  baselineHit10: number;
+  resultTokens: number;
+  inBlock: number;
+  injected: number;
+  blockTokens: number;
+  maxTokens: number;
+  small: string[];
+  unrelatedInjected: number;
+  unrelatedTotal: number;
+  unrelatedHit: number[];
+  memoryInjected: number;
+  memoryMissed: number[];
+  seconds: { ingest: number; questions: number; rest: number };
+  embedder: string;
+}
+
+/** The whole measurement in one mode, on its own engine. */
+async function measureLocomo(data: Conversation[], mode: LocomoMode): Promise<LocomoFigures> {
+  const h = await startLocomoEngine(mode);
   const t0 = performance.now();
   let questions = 0;
   let r5 = 0;
@@ -107,57 +238,14 @@ export async function runLocomoBench(
   let injected = 0;
   let blockTokens = 0;
   let maxTokens = 0;
-  const perConv: string[] = [];
+  const perConversation: ConversationFigures[] = [];
   const asked: { agent: string; question: string; holdsEvidence: (t: string) => boolean }[] = [];
   try {
     // Every conversation is stored before any question is asked: FTS5's BM25 statistics span
     // the whole table (all agents), so a conversation searched before the others are stored
     // scores better than it does in a full memory.
-    const ingested: {
-      conv: Conversation;
-      agent: string;
-      idOf: Map<string, number>;
-      textOf: Map<string, string>;
-    }[] = [];
-    for (const conv of data) {
-      const agent = `locomo-${conv.sample_id}`;
-      const idOf = new Map<string, number>();
-      const textOf = new Map<string, string>();
-      for (const s of sessions(conv)) {
-        const conversationId = `${conv.sample_id}-session-${s.n}`;
-        const pairs: { user: string; assistant: string }[] = [];
-        for (let i = 0; i < s.turns.length; i += 2) {
-          const a = s.turns[i] as Turn;
-          const b = s.turns[i + 1];
-          pairs.push({ user: turnText(a), assistant: b ? turnText(b) : '' });
-        }
-        const res = await h.api('POST', '/memory/ingest', {
-          agent_id: agent,
-          conversation_id: conversationId,
-          session_date: s.date,
-          skip_extraction: !distil,
-          turns: pairs,
-        });
-        if (res.status !== 200) throw new Error(`ingest failed: ${JSON.stringify(res.body)}`);
-        if (distil) await h.idle();
-        // Rows are stored in turn order: map dia_id → transcript row id.
-        const rows = listTranscript(h.services.db, {
-          agentId: agent,
-          conversationId,
-          limit: 1000,
-          offset: 0,
-          order: 'asc',
-        }).items;
-        s.turns.forEach((t, i) => {
-          const row = rows[i];
-          if (row && row.content === turnText(t)) {
-            idOf.set(t.dia_id, row.id);
-            textOf.set(t.dia_id, row.content);
-          }
-        });
-      }
-      ingested.push({ conv, agent, idOf, textOf });
-    }
+    const ingested = await ingestLocomo(h, data, mode);
+    const t1 = performance.now();
 
     for (const { conv, agent, idOf, textOf } of ingested) {
       let cq = 0;
@@ -219,12 +307,16 @@ export async function runLocomoBench(
         asked.push({ agent, question: qa.question, holdsEvidence });
       }
       baseline.close();
-      perConv.push(
-        `${conv.sample_id}: ${cq} questions, recall@10 ${(cr10 / cq).toFixed(3)}, evidence in block ${(cBlock / cq).toFixed(3)}`,
-      );
+      perConversation.push({
+        id: conv.sample_id,
+        questions: cq,
+        recall10: cr10 / cq,
+        inBlock: cBlock / cq,
+      });
     }
+    const t2 = performance.now();
 
-    // A plain user/assistant chat memory, distilled by the heuristic distiller.
+    // A plain user/assistant chat memory, distilled by the heuristic distiller (both modes).
     const personal = 'bench-personal-chat';
     for (const [n, session] of PERSONAL_CHAT.sessions.entries()) {
       const res = await h.api('POST', '/memory/ingest', {
@@ -236,6 +328,7 @@ export async function runLocomoBench(
       if (res.status !== 200) throw new Error(`ingest failed: ${JSON.stringify(res.body)}`);
       await h.idle();
     }
+    await waitForDistilled(h, personal);
     let memoryInjected = 0;
     const memoryMissed: number[] = [];
     for (const [i, question] of MEMORY_QUESTIONS.entries()) {
@@ -285,46 +378,117 @@ export async function runLocomoBench(
         if (q.holdsEvidence(r.body.block)) found++;
       }
       small.push(
-        `${budget}: evidence in block ${(found / asked.length).toFixed(3)}, ` +
-          `${blocks ? (spent / blocks).toFixed(0) : 0} tokens on average, ${over} over budget`,
+        `${budget}: evidence ${(found / asked.length).toFixed(3)}, ` +
+          `${blocks ? (spent / blocks).toFixed(0) : 0} tokens, ${over} over`,
       );
     }
     await h.api('PUT', '/settings', { memoryBudgetTokens: 800 });
+    const health = await h.api<{ embedder: EmbedderStateDto }>('GET', '/health');
+    const e = health.body.embedder;
 
-    const f = (x: number) => (x / questions).toFixed(3);
-    print(
-      `LoCoMo retrieval (${data.length} conversations, ${questions} questions, no neural model${distil ? ', heuristic distiller on' : ''})`,
-    );
-    for (const line of perConv) print(`  ${line}`);
-    print(
-      `  /memory/search transcript: recall@5 ${f(r5)}  recall@10 ${f(r10)}  hit@10 ${f(hit10)}  (target recall@10 >= 0.70)`,
-    );
-    print(`  plain BM25 baseline:       recall@10 ${f(baseR10)}  hit@10 ${f(baseHit10)}`);
-    print(`  tokens of the 10 results:  ${(resultTokens / questions).toFixed(0)} on average`);
-    print(
-      `  proxy: evidence in injected block ${f(inBlock)} (target >= 0.60), injected for ${injected}/${questions} questions, ` +
-        `${injected ? (blockTokens / injected).toFixed(0) : 0} block tokens on average (max ${maxTokens}, budget 800)`,
-    );
-    print(`  smaller budgets (/memory/context): ${small.join('; ')}`);
-    print(
-      `  unrelated prompts with memory injected: ${unrelatedInjected}/${UNRELATED_PROMPTS.length * agents.length} ` +
-        `(${UNRELATED_PROMPTS.length} prompts x ${agents.length} agents, target 0)` +
-        (unrelatedHit.size > 0 ? `; prompt #${[...unrelatedHit].join(', #')}` : ''),
-    );
-    print(
-      `  memory questions to a plain user/assistant chat: ${memoryInjected}/${MEMORY_QUESTIONS.length} got memory` +
-        (memoryMissed.length > 0 ? ` (missed #${memoryMissed.join(', #')})` : ''),
-    );
-    print(`  LoCoMo questions with no memory injected: ${questions - injected}/${questions}`);
-    print(`  took ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return {
+      perConversation,
+      questions,
+      r5,
+      r10,
+      hit10,
+      baselineR10: baseR10,
+      baselineHit10: baseHit10,
+      resultTokens,
+      inBlock,
+      injected,
+      blockTokens,
+      maxTokens,
+      small,
+      unrelatedInjected,
+      unrelatedTotal: UNRELATED_PROMPTS.length * agents.length,
+      unrelatedHit: [...unrelatedHit],
+      memoryInjected,
+      memoryMissed,
+      seconds: {
+        ingest: (t1 - t0) / 1000,
+        questions: (t2 - t1) / 1000,
+        rest: (performance.now() - t2) / 1000,
+      },
+      embedder: `${e.status}${e.active ? `, active ${e.active}` : ''}`,
+    };
   } finally {
     await h.stop();
   }
 }
 
+export async function runLocomoBench(
+  print: Print,
+  path: string = defaultLocomoPath(),
+): Promise<void> {
+  if (!existsSync(path)) {
+    print(`  skipped: no LoCoMo data at ${path} (set CAIRN_LOCOMO to its path)`);
+    return;
+  }
+  const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
+  const steal = stealMeter();
+  const prod = await measureLocomo(data, 'production');
+  const lex = await measureLocomo(data, 'lexical');
+  const both = (f: (x: LocomoFigures) => string) => `${f(prod).padStart(7)} | ${f(lex)}`;
+  const q = prod.questions;
+  const rate = (x: number) => (x / q).toFixed(3);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+  print(
+    `LoCoMo retrieval (${data.length} conversations, ${q} questions): ` +
+      `production defaults | lexical only`,
+  );
+  print(`  production: ${LOCOMO_MODES.production.label}; embedder ${prod.embedder}`);
+  print(`  lexical:    ${LOCOMO_MODES.lexical.label}; embedder ${lex.embedder}`);
+  for (const [i, c] of prod.perConversation.entries()) {
+    const l = lex.perConversation[i]!;
+    print(
+      `  ${c.id} (${c.questions} q): recall@10 ${c.recall10.toFixed(3)} | ${l.recall10.toFixed(3)}; ` +
+        `evidence in block ${c.inBlock.toFixed(3)} | ${l.inBlock.toFixed(3)}`,
+    );
+  }
+  const convMean = (x: LocomoFigures, k: 'recall10' | 'inBlock') =>
+    mean(x.perConversation.map((c) => c[k])).toFixed(3);
+  print(
+    `  mean of the conversations: recall@10 ${convMean(prod, 'recall10')} | ${convMean(lex, 'recall10')}; ` +
+      `evidence in block ${convMean(prod, 'inBlock')} | ${convMean(lex, 'inBlock')}`,
+  );
+  print(
+    `  all questions: recall@5 ${both((x) => rate(x.r5))}  recall@10 ${both((x) => rate(x.r10))}  ` +
+      `hit@10 ${both((x) => rate(x.hit10))}  (target recall@10 >= 0.70)`,
+  );
+  print(
+    `  plain BM25 baseline:       recall@10 ${rate(lex.baselineR10)}  hit@10 ${rate(lex.baselineHit10)}`,
+  );
+  print(`  tokens of the 10 results:  ${both((x) => (x.resultTokens / q).toFixed(0))}`);
+  print(
+    `  proxy: evidence in injected block ${both((x) => rate(x.inBlock))} (target >= 0.60); ` +
+      `injected for ${both((x) => `${x.injected}/${q}`)} questions; block tokens mean ` +
+      `${both((x) => (x.injected ? x.blockTokens / x.injected : 0).toFixed(0))}, max ${both((x) => String(x.maxTokens))} (budget 800)`,
+  );
+  print(`  smaller budgets (/memory/context), production: ${prod.small.join('; ')}`);
+  print(`                                     lexical:    ${lex.small.join('; ')}`);
+  print(
+    `  unrelated prompts with memory injected: ${both((x) => `${x.unrelatedInjected}/${x.unrelatedTotal}`)} (target 0)` +
+      (prod.unrelatedHit.length + lex.unrelatedHit.length > 0
+        ? `; prompt #${[...new Set([...prod.unrelatedHit, ...lex.unrelatedHit])].join(', #')}`
+        : ''),
+  );
+  print(
+    `  memory questions to a plain user/assistant chat: ${both((x) => `${x.memoryInjected}/${MEMORY_QUESTIONS.length}`)} got memory` +
+      (prod.memoryMissed.length > 0
+        ? ` (production missed #${prod.memoryMissed.join(', #')})`
+        : ''),
+  );
+  print(
+    `  took: ingest ${both((x) => x.seconds.ingest.toFixed(1))} s; questions ${both((x) => x.seconds.questions.toFixed(1))} s; ` +
+      `the rest ${both((x) => x.seconds.rest.toFixed(1))} s${formatSteal(steal())}`,
+  );
+}
+
 /** Sends one user message through the proxy and returns the memory block it was given. */
 async function proxiedBlock(
-  h: Awaited<ReturnType<typeof startEngine>>,
+  h: EngineHarness,
   agent: string,
   conversationId: string,
   message: string,
@@ -343,10 +507,6 @@ async function proxiedBlock(
   await res.text();
   if (res.status !== 200) throw new Error(`chat failed with ${res.status}`);
   const sent = h.upstream.chatRequests()[before]?.body as
-    { messages: { role: string; content: string }[] } | undefined;
-  const content = sent?.messages.at(-1)?.content ?? '';
-  const end = content.indexOf('[/Memory]');
-  return content.startsWith('[Memory]') && end !== -1
-    ? content.slice(0, end + '[/Memory]'.length)
-    : '';
+    { messages: { role: string; content: unknown }[] } | undefined;
+  return memoryBlockOf(messageText(sent?.messages.at(-1)?.content));
 }

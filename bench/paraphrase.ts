@@ -20,11 +20,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import OpenAI from 'openai';
-import type { AgentsResponse, DiagnosticsResponse, EmbedderStateDto } from '../src/shared/api.ts';
+import type { AgentsResponse, DiagnosticsResponse } from '../src/shared/api.ts';
 import { countTokens } from '../src/main/engine/memory/tokens.ts';
 import { startScriptedUpstream, type ScriptedUpstream } from '../test/helpers/scripted-upstream.ts';
 import { startServeChild } from '../test/helpers/serve-child.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
+import { containsWord, memoryBlockOf, messageText } from './memory-block.ts';
+import { pollUntil, waitForEmbedders } from './wait.ts';
 
 type Print = (line: string) => void;
 export type Split = 'dev' | 'heldout';
@@ -135,7 +137,7 @@ export async function runParaphrase(
     endPhase('start the server');
     // A user's first messages may come before the word vectors are loaded; the bench measures
     // the steady state, so it waits for the embedders to settle (loaded or failed) first.
-    await waitForEmbedder(chat);
+    await waitForEmbedders(() => chat.get('/health'));
     endPhase('wait for the embedders');
 
     const users = [...new Set(data.pairs.map((p) => p.user))];
@@ -252,29 +254,6 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `value` as a whole word (or phrase) of `text`, case-insensitive. */
-export function containsWord(text: string, value: string): boolean {
-  const escaped = value.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu').test(text);
-}
-
-/** The memory block inside a user message as the upstream received it ('' when none). */
-export function memoryBlockOf(text: string): string {
-  const start = text.indexOf('[Memory]');
-  const end = text.indexOf('[/Memory]', start);
-  return start === -1 || end === -1 ? '' : text.slice(start, end + '[/Memory]'.length);
-}
-
-function userText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: { type?: string; text?: string }) =>
-      part.type === 'text' ? (part.text ?? '') : '',
-    )
-    .join('\n');
-}
-
 /** Chat turns through the official client, and the few management calls the bench needs. */
 class ChatDriver {
   sent = 0;
@@ -318,7 +297,7 @@ class ChatDriver {
     const sent = this.upstream.chatRequests().at(-1)?.body as
       { messages?: { role: string; content: unknown }[] } | undefined;
     const last = sent?.messages?.filter((m) => m.role === 'user').at(-1);
-    const text = userText(last?.content);
+    const text = messageText(last?.content);
     return { block: memoryBlockOf(text), userText: text, header: reply.header };
   }
 
@@ -368,64 +347,33 @@ class ChatDriver {
 
 /**
  * Waits until every turn sent so far is in the transcript (GET /agents): turns are recorded
- * after the answer, off the request path. Gives up after two minutes.
+ * after the answer, off the request path.
  */
-async function waitForRecorded(chat: ChatDriver): Promise<void> {
-  const deadline = performance.now() + 120_000;
-  for (;;) {
+function waitForRecorded(chat: ChatDriver): Promise<void> {
+  return pollUntil(async () => {
     const { agents } = await chat.get<AgentsResponse>('/agents');
     const behind = [...chat.sentTo].filter(
       ([id, turns]) => (agents.find((a) => a.id === id)?.transcript_count ?? 0) < 2 * turns,
     );
-    if (behind.length === 0) return;
-    if (performance.now() > deadline)
-      throw new Error(
-        `turns of ${behind.map(([id]) => id).join(', ')} not recorded after two minutes`,
-      );
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return behind.length === 0
+      ? null
+      : `turns of ${behind.map(([id]) => id).join(', ')} not recorded`;
+  }, 120_000);
 }
 
 /**
- * Waits until the distiller has taken every finished conversation: only each agent's latest
- * conversation may still be pending (its debounce runs until the next conversation starts).
- * Polls the diagnostics; gives up after two minutes.
+ * Waits until the distiller has taken every finished conversation (GET /memory/diagnostics):
+ * only each agent's latest conversation may still be pending (its debounce runs until the
+ * next conversation starts).
  */
-async function waitForDistiller(
-  chat: ChatDriver,
-  latest: ReadonlyMap<string, string>,
-): Promise<void> {
-  const deadline = performance.now() + 120_000;
-  for (;;) {
+function waitForDistiller(chat: ChatDriver, latest: ReadonlyMap<string, string>): Promise<void> {
+  return pollUntil(async () => {
     const d = await chat.get<DiagnosticsResponse>('/memory/diagnostics?limit=500');
     const waiting = d.pending.filter(
       (s) => s.agent_id.startsWith(AGENT_PREFIX) && latest.get(s.agent_id) !== s.conversation_id,
     );
-    if (waiting.length === 0) return;
-    if (performance.now() > deadline)
-      throw new Error(`the distiller still has ${waiting.length} signals after two minutes`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const UNSETTLED = new Set(['idle', 'downloading', 'loading']);
-
-/**
- * Waits until neither the sentence model nor the word vectors are still loading (GET /health),
- * so that no figure depends on how fast this machine loads them. Gives up after a minute.
- */
-async function waitForEmbedder(chat: ChatDriver): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  for (;;) {
-    const { embedder } = await chat.get<{ embedder: EmbedderStateDto }>('/health');
-    const states = [embedder.status, embedder.wordVectors?.status].filter((x) => x !== undefined);
-    if (!states.some((s) => UNSETTLED.has(s))) return;
-    if (performance.now() > deadline)
-      throw new Error(
-        `the embedders are still loading after a minute: ${JSON.stringify(embedder)}`,
-      );
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return waiting.length === 0 ? null : `the distiller still has ${waiting.length} signals`;
+  }, 120_000);
 }
 
 // ---------- report ----------

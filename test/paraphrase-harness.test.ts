@@ -2,13 +2,8 @@
 // the real `cairn serve` child process, the official openai client and the scripted upstream.
 // It checks the harness's mechanics, not a score (the score is the bench's job).
 import { describe, expect, it } from 'vitest';
-import {
-  containsWord,
-  loadParaphraseData,
-  memoryBlockOf,
-  runParaphrase,
-  type ParaphraseData,
-} from '../bench/paraphrase.ts';
+import { containsWord, memoryBlockOf } from '../bench/memory-block.ts';
+import { loadParaphraseData, runParaphrase, type ParaphraseData } from '../bench/paraphrase.ts';
 
 function slice(): ParaphraseData {
   const data = loadParaphraseData();
