@@ -135,6 +135,28 @@ describe('GET /memory/activity', () => {
     expect((await activity('?agent_id=bees')).length).toBeGreaterThan(0);
   });
 
+  it("opens a line's source as it is now, for this agent only", async () => {
+    const [item] = await activity();
+    const source = item!.lines.find((l) => l.source.id === hiveFact)!.source;
+    const url = (agent: string, id: number) =>
+      `/memory/activity/source?agent_id=${agent}&scope=${source.scope}&id=${id}`;
+    const found = await h.api<{ text: string }>('GET', url('bees', hiveFact));
+    expect(found.status).toBe(200);
+    expect(found.body.text).toBe('The user keeps bees in Lisbon and calls the hive Honeybadger.');
+    expect((await h.api('GET', url('someone-else', hiveFact))).status).toBe(404);
+    const identity = await h.api<{ text: string }>(
+      'GET',
+      '/memory/activity/source?agent_id=bees&scope=identity&id=0',
+    );
+    expect(identity.body.text).toBe(IDENTITY);
+    const gone = await addFact('bees', 'A fact about to be forgotten.');
+    expect((await h.api('DELETE', `/memory/pinned/${gone}?agent_id=bees`)).status).toBe(200);
+    expect((await h.api('GET', url('bees', gone))).status).toBe(404);
+    expect(
+      (await h.api('GET', '/memory/activity/source?agent_id=bees&scope=nope&id=1')).status,
+    ).toBe(400);
+  });
+
   it('answers bad queries with a 400', async () => {
     for (const q of ['?limit=0', '?limit=5000', '?limit=abc', '?agent_id=']) {
       const res = await h.api('GET', `/memory/activity${q}`);

@@ -486,3 +486,19 @@ export const AgentControlsResponse = z.object({ controls: AgentControls });
 export const TrashRestoreResponse = z.object({ restored: z.literal(true), item: TrashItem });
 /** DELETE /memory/trash/:id */
 export const TrashPurgeResponse = z.object({ purged: z.literal(true), id: z.number().int() });
+
+/** GET /memory/activity/source: the memory row behind an injected line, as it is now. */
+export const ActivitySourceQuery = z.object({
+  agent_id: agentId,
+  scope: ActivitySource.shape.scope,
+  /** Absent for the identity narrative. */
+  id: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export const ActivitySourceResponse = z.object({
+  scope: ActivitySource.shape.scope,
+  id: z.number().int().nullable(),
+  text: z.string(),
+  conversation_id: z.string().nullable(),
+  created_at: z.string().nullable(),
+});
+export type ActivitySourceResponse = z.infer<typeof ActivitySourceResponse>;

@@ -5,11 +5,20 @@
 import type { FastifyInstance } from 'fastify';
 import {
   ActivityQuery,
+  ActivitySourceQuery,
   MemorySection,
   type ActivityItem,
   type ActivityResponse,
+  type ActivitySourceResponse,
 } from '../../../../shared/api.ts';
+import { ErrorCode } from '../../../../shared/errors.ts';
+import { CairnError } from '../../errors.ts';
 import type { EngineServices } from '../../services.ts';
+import { getEpisode } from '../../store/episodes.ts';
+import { getIdentity } from '../../store/identity.ts';
+import type { Db } from '../../store/migrate.ts';
+import { getPinned } from '../../store/pinned.ts';
+import { getTranscriptRow } from '../../store/transcript.ts';
 import {
   clearActivityLines,
   listActivity,
@@ -35,6 +44,63 @@ function toItem(r: ActivityRecord, showText: boolean): ActivityItem {
   };
 }
 
+const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+
+/** The row as it is now, or null when it is gone (forgotten, pruned, another agent's). */
+function currentSource(
+  db: Db,
+  q: { agent_id: string; scope: ActivitySourceResponse['scope']; id?: number | undefined },
+): ActivitySourceResponse | null {
+  const id = q.id ?? null;
+  if (q.scope === 'identity') {
+    const identity = getIdentity(db, q.agent_id);
+    const text = id === null ? identity.narrative : identity.overrides[id];
+    if (!text) return null;
+    return {
+      scope: q.scope,
+      id,
+      text,
+      conversation_id: null,
+      created_at: iso(identity.updated_at),
+    };
+  }
+  if (id === null) return null;
+  if (q.scope === 'pinned') {
+    const f = getPinned(db, q.agent_id, id);
+    return (
+      f && {
+        scope: q.scope,
+        id,
+        text: f.content,
+        conversation_id: null,
+        created_at: iso(f.created_at),
+      }
+    );
+  }
+  if (q.scope === 'episodes') {
+    const e = getEpisode(db, q.agent_id, id);
+    return (
+      e && {
+        scope: q.scope,
+        id,
+        text: e.summary,
+        conversation_id: e.conversation_id,
+        created_at: iso(e.created_at),
+      }
+    );
+  }
+  const t = getTranscriptRow(db, q.agent_id, id);
+  return (
+    t && {
+      scope: q.scope,
+      id,
+      text: t.content,
+      conversation_id: t.conversation_id,
+      created_at: t.created_at,
+    }
+  );
+}
+
 export function registerActivityRoutes(app: FastifyInstance, services: EngineServices): void {
   const { db, settings } = services;
 
@@ -52,5 +118,13 @@ export function registerActivityRoutes(app: FastifyInstance, services: EngineSer
       limit: q.limit,
     });
     return { items: records.map((r) => toItem(r, showText)) };
+  });
+
+  /** Shown when the user opens a line's source: the memory itself, not the activity log. */
+  app.get('/memory/activity/source', async (request): Promise<ActivitySourceResponse> => {
+    const q = parseWith(ActivitySourceQuery, request.query, 'query');
+    const found = currentSource(db, q);
+    if (!found) throw new CairnError(ErrorCode.NotFound, 'This memory no longer exists.');
+    return found;
   });
 }
