@@ -247,11 +247,14 @@ describe('Anthropic Messages, translated to the OpenAI-compatible upstream', () 
       .withResponse();
     expect(response.headers.get('x-cairn-memory')).toBe('none; reason=auxiliary');
     expect(JSON.stringify(chatBody(0))).not.toContain('[Memory]');
-    const count = await client(translated).messages.countTokens({
-      model: 'm',
-      messages: [{ role: 'user', content: 'How many tokens is this?' }],
-    });
+    const { data: count, response: countResponse } = await client(translated)
+      .messages.countTokens({
+        model: 'm',
+        messages: [{ role: 'user', content: 'How many tokens is this?' }],
+      })
+      .withResponse();
     expect(count.input_tokens).toBeGreaterThan(3);
+    expect(countResponse.headers.get('x-cairn-memory')).toBe('none; reason=auxiliary');
   });
 });
 

@@ -36,12 +36,15 @@ export function createSseReader(onEvent: (event: SseEvent) => void): {
       buffer += chunk;
       let nl: number;
       while ((nl = buffer.search(/\r?\n|\r/)) !== -1) {
+        // A CR at the end of a chunk may be the first half of a CRLF: wait for the next one.
+        if (buffer[nl] === '\r' && nl === buffer.length - 1) break;
         const crlf = buffer[nl] === '\r' && buffer[nl + 1] === '\n';
         line(buffer.slice(0, nl));
         buffer = buffer.slice(nl + (crlf ? 2 : 1));
       }
     },
     end() {
+      if (buffer.endsWith('\r')) buffer = buffer.slice(0, -1);
       if (buffer !== '') line(buffer);
       buffer = '';
       dispatch();

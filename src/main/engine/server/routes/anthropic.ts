@@ -306,6 +306,10 @@ export function registerAnthropicRoutes(
       { bodyLimit: options.bodyLimit },
       async (request, reply) => {
         const body = parseWith(AnthropicCountTokensRequest, request.body);
+        // Counting is a side request: no memory is looked up or added.
+        if (headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id') !== null) {
+          reply.header(MEMORY_HEADER, 'none; reason=auxiliary');
+        }
         const anthropic = options.anthropicUpstream;
         if (anthropic?.target()) {
           const abort = clientAbortSignal(reply);
