@@ -161,6 +161,8 @@ async function timeRequest(
 const WARMUP_REQUESTS = 16_000;
 /** After seeding the 100k rows. */
 const REWARM_REQUESTS = 4_000;
+/** Before each translated wire format's case. */
+const FORMAT_WARMUP_REQUESTS = 3_000;
 
 /**
  * Non-streaming and streaming requests in alternating blocks, as clients mix them: the JIT
@@ -174,21 +176,63 @@ async function warmUp(h: Served, directUrl: string, requests: number): Promise<v
   }
 }
 
+/** The wire formats Cairn serves; the Anthropic and Responses ones are translated to chat. */
+type WireFormat = 'chat' | 'anthropic' | 'responses';
+
+/**
+ * The same request in each format, and where it goes. The direct baseline is always the chat
+ * request (what a translated request becomes), so the added time includes the translation.
+ */
+function proxiedRequest(format: WireFormat, stream: boolean): { path: string; body: string } {
+  const system = 'You are a helpful assistant.';
+  switch (format) {
+    case 'chat':
+      return {
+        path: '/v1/chat/completions',
+        body: JSON.stringify({
+          model: 'scripted-model',
+          stream,
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: MESSAGE },
+          ],
+        }),
+      };
+    case 'anthropic':
+      return {
+        path: '/v1/messages',
+        body: JSON.stringify({
+          model: 'scripted-model',
+          max_tokens: 256,
+          stream,
+          system,
+          messages: [{ role: 'user', content: MESSAGE }],
+        }),
+      };
+    case 'responses':
+      return {
+        path: '/v1/responses',
+        body: JSON.stringify({
+          model: 'scripted-model',
+          stream,
+          store: false,
+          instructions: system,
+          input: MESSAGE,
+        }),
+      };
+  }
+}
+
 async function measure(
   h: Served,
   directUrl: string,
   iterations: number,
   stream: boolean,
   warmup: number,
+  format: WireFormat = 'chat',
 ): Promise<Measured> {
-  const body = JSON.stringify({
-    model: 'scripted-model',
-    stream,
-    messages: [
-      { role: 'system', content: 'You are a helpful assistant.' },
-      { role: 'user', content: MESSAGE },
-    ],
-  });
+  const body = proxiedRequest('chat', stream).body;
+  const proxiedCall = proxiedRequest(format, stream);
   const direct: number[] = [];
   const proxied: number[] = [];
   const proxyHeaders = {
@@ -211,11 +255,12 @@ async function measure(
     const conv = { ...proxyHeaders, 'x-osaurus-conversation-id': 'bench-conversation' };
     let d: number;
     let p: number;
+    const proxiedUrl = h.url + proxiedCall.path;
     if (i % 2 === 0) {
       d = await timeRequest(directUrl, body, directHeaders, stream);
-      p = await timeRequest(h.url + '/v1/chat/completions', body, conv, stream);
+      p = await timeRequest(proxiedUrl, proxiedCall.body, conv, stream);
     } else {
-      p = await timeRequest(h.url + '/v1/chat/completions', body, conv, stream);
+      p = await timeRequest(proxiedUrl, proxiedCall.body, conv, stream);
       d = await timeRequest(directUrl, body, directHeaders, stream);
     }
     if (i >= warmup) {
@@ -321,6 +366,8 @@ interface CaseResult {
 export interface ProxyBenchResult {
   nonStream0: CaseResult;
   stream0: CaseResult;
+  /** The same request as Anthropic Messages / OpenAI Responses, translated to chat (0 rows). */
+  formats: Record<string, CaseResult>;
   nonStream100k: CaseResult;
   stream100k: CaseResult;
   ingestTurnsPerSecond: number;
@@ -372,6 +419,20 @@ export async function runProxyBench(
       await measure(h, directUrl, iterations, true, 200),
     );
 
+    // The other wire formats, translated to the chat upstream: each path is warmed first
+    // (its translation code is JIT-cold until then).
+    const formats: Record<string, CaseResult> = {};
+    for (const format of ['anthropic', 'responses'] as const) {
+      for (const stream of [false, true]) {
+        await measure(h, directUrl, 0, stream, FORMAT_WARMUP_REQUESTS, format);
+        formats[`${format}${stream ? '-stream' : ''}`] = report(
+          print,
+          `${format}, ${stream ? 'stream, 0 rows (first chunk)' : 'non-stream, 0 rows'}`,
+          await measure(h, directUrl, iterations, stream, 200, format),
+        );
+      }
+    }
+
     const seedStart = performance.now();
     await seedTranscript(h, seedRows);
     print(
@@ -416,7 +477,7 @@ export async function runProxyBench(
         `  note: the host took up to ${(Math.max(...steals) * 100).toFixed(0)}% of this machine's CPU time while the latency cases ran (CPU steal): those percentiles measure the host as much as Cairn; run again when it is quiet`,
       );
     }
-    return { nonStream0, stream0, nonStream100k, stream100k, ingestTurnsPerSecond };
+    return { nonStream0, stream0, formats, nonStream100k, stream100k, ingestTurnsPerSecond };
   } finally {
     closeClient();
     await h.stop();
