@@ -5,21 +5,23 @@
 //
 // What it does, in order:
 // 1. Invisible characters go (zero-width spaces and joiners, bidi controls, soft hyphens...):
-//    "[Mem\u200Bory]" must not hide from the rules below.
-// 2. The text is cut at line breaks and at look-alikes of the block's delimiters; each piece is
-//    a line start, where markdown headings and rule lines are removed and a leading role label
-//    ("SYSTEM:", "assistant :") loses its colon.
-// 3. Brackets around a delimiter look-alike are dropped, so `[/Memory]`, `[ / memory ]`,
+//    "[Mem\u200Bory]" must not hide from the rules below. Other control characters become spaces.
+// 2. Brackets around a delimiter look-alike are dropped, so `[/Memory]`, `[ / memory ]`,
 //    `［Ｍｅｍｏｒｙ］`, `【/МЕМОRY】` (Cyrillic letters) or `[[/Memory]]` come out as plain
-//    words. Chat-template markers (`<|im_start|>`, `[INST]`, `<<SYS>>`, `</s>`) lose theirs too.
+//    words. Chat-template markers (`<|im_start|>`, `[INST]`, `<<SYS>>`) lose theirs too.
+// 3. The text is cut at line breaks and after each delimiter word; each piece is a line start,
+//    where a markdown rule line is dropped, heading marks are removed and a role label
+//    ("SYSTEM:", "assistant :") becomes "(SYSTEM)".
 // 4. The pieces are joined on one line with single spaces.
 //
 // Look-alikes are recognised on a skeleton: compatibility forms folded (full-width, circled,
 // mathematical letters), accents dropped, common Cyrillic and Greek homoglyphs and digits that
 // stand for letters mapped to Latin, everything but letters and slashes removed.
 
-/** Format characters (Cf) and other invisible fillers; ZWJ inside emoji sequences is kept. */
-// Alternatives, not one class: U+034F and the Hangul fillers combine with their neighbours.
+/**
+ * Format characters (Cf) and other invisible fillers; ZWJ inside emoji sequences is kept.
+ * Alternatives, not one class: U+034F and the Hangul fillers combine with their neighbours.
+ */
 const INVISIBLE = /\p{Cf}|\u034F|\u115F|\u1160|\u3164|\uFFA0|[\u17B4\u17B5\u180B-\u180D\u2800]/gu;
 const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/u;
 const CONTROL = /\p{Cc}/gu;
@@ -167,8 +169,8 @@ const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 /**
  * Removes the brackets around delimiter look-alikes and chat-template markers, and the
  * brackets that open before or close after a word spelling the delimiter (`Memory]`,
- * `[ /Memory`). Repeated until
- * nothing changes, so nested brackets cannot rebuild a delimiter once the inner pair is gone.
+ * `[ /Memory`). Repeated until nothing changes, so nested brackets cannot rebuild a delimiter
+ * once the inner pair is gone.
  */
 function unbracketDelimiters(text: string): string {
   let current = text;
