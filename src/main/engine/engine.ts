@@ -310,7 +310,15 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
             clock,
             fallback: wordVectors ?? undefined,
           });
-    const memory = createMemoryReader({ db, settings, upstream, vectors, logger, clock });
+    const memory = createMemoryReader({
+      db,
+      settings,
+      upstream,
+      vectors,
+      logger,
+      clock,
+      relationsOf: (text) => wordVectors?.words()?.relationsFor(text, 0) ?? [],
+    });
     const distiller = createDistiller({
       db,
       settings,

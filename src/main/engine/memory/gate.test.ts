@@ -1,6 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemorySection } from '../../../shared/api.ts';
-import { classifyHeuristic, mentionsKnownName, nameSet, parseSectionAnswer } from './gate.ts';
+import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors } from '../vector/word-vectors.ts';
+import {
+  asksAboutOwnLife,
+  classifyHeuristic,
+  mentionsKnownName,
+  nameSet,
+  parseSectionAnswer,
+  type GateContext,
+} from './gate.ts';
 
 const ctx = { knownNames: nameSet(['Caroline', 'Melanie', 'Project Falcon', 'Biscuit']) };
 
@@ -96,5 +105,45 @@ describe('llm gate answers', () => {
     expect(parseSectionAnswer('episodes')).toBe('episode');
     expect(parseSectionAnswer('banana')).toBeNull();
     expect(parseSectionAnswer('')).toBeNull();
+  });
+});
+
+describe('questions about the user in any wording (word meaning from the static vectors)', () => {
+  let withMeaning: GateContext;
+  beforeAll(async () => {
+    const words = loadWordVectors(await ensureWordVectorAsset());
+    withMeaning = { knownNames: new Set(), relationsOf: (t) => words.relationsFor(t, 0) };
+  });
+
+  it.each([
+    'Do I eat meat?',
+    'How do I commute?',
+    'What day of the week do we deploy?',
+    'Which company do I work for?',
+    'Is there a herb I can’t stand?',
+    'What kind of dog do we have?',
+    'Remind me, which city am I in?',
+    'Where will I be working after Christmas?',
+  ])('%s → memory', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+  });
+
+  it.each([
+    'Should I learn React or Svelte first?',
+    'How do I deploy a Flask app to Heroku?',
+    'How do I change a flat tire?',
+    'Do I need a visa to travel to Canada?',
+    'What can I substitute for buttermilk?',
+    'When do I use a semicolon?',
+    'Which do I choose, Postgres or MySQL?',
+    'Write a haiku about autumn',
+    'In Python, how do I reverse a list in place?',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+
+  it('asks habit questions ("how do I …") only when word meaning is known', () => {
+    expect(asksAboutOwnLife('How do I commute?', withMeaning)).toBe(true);
+    expect(asksAboutOwnLife('How do I commute?', { knownNames: new Set() })).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
 import type { MemorySection } from '../../../shared/api.ts';
 import type { Logger } from '../logger.ts';
 import type { UpstreamClient } from '../services.ts';
-import { STOP_WORDS, words } from './text.ts';
+import { STOP_WORDS, queryTerms, words } from './text.ts';
 
 export type GateMode = 'off' | 'heuristic' | 'llm';
 
@@ -20,6 +20,11 @@ export interface GateContext {
    * Absent: every known name counts as a person.
    */
   people?: ReadonlySet<string>;
+  /**
+   * The relations of typed facts a message asks about, by word meaning, best first (static
+   * word vectors; memory/relations.ts). Absent until the word vectors are loaded.
+   */
+  relationsOf?: (text: string) => readonly { relation: string; score: number }[];
 }
 
 /** Only the head of a long message is classified (a pasted document is not a question). */
@@ -67,9 +72,9 @@ const OWN_PAST =
 const PERSON_USE_AFTER =
   /^['’]s\s+(?:birthday|age|name|job|work|wife|husband|partner|kids?|children|son|daughter|mom|mother|dad|father|sister|brother|friend|family|dog|cat|pet|hobby|hobbies|favou?rite|plans?|house|home|address|phone|number|email|health|wedding|party)\b|^\s+(?:say|said|tell|told|mention|mentioned|go|went|visit|visited|move|moved|start|started|get|got|buy|bought|meet|met|call|called|marry|married|adopt|adopted|feel|felt|think|thought|like|likes|love|loves|doing)\b/iu;
 
-/** "my <noun>" in a question about the user's world (not "fix my code"). */
+/** "my <noun>" / "our <noun>" in a question about the user's world (not "fix my code"). */
 const MY_THING =
-  /\bmy (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv)(?:\w+)\b/iu;
+  /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv)(?:\w+)\b/iu;
 const QUESTION =
   /(\?\s*$)|^\s*(?:what|who|whom|whose|where|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me)\b/iu;
 
@@ -110,7 +115,75 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (named) return 'pinned';
   if ((MY_THING.test(text) || OWN_PAST.test(text)) && QUESTION.test(text) && !task && !advice)
     return 'pinned';
+  if (!task && asksAboutOwnLife(text, ctx)) return 'pinned';
   return 'none';
+}
+
+// ---------- questions about the user's own life, in any wording ----------
+//
+// "Do I eat meat?", "Which company do I work for?", "What kind of dog do we have?", "Is there a
+// herb I can't stand?", "Where will I be working after Christmas?": the user is the subject of
+// the question's own verb. Advice about what to do ("Should I learn React?", "What can I
+// substitute for buttermilk?", "Do I need a visa?") puts a modal or a need before the user, and
+// procedure questions ("How do I deploy a Flask app?") ask how to do a task: both are not
+// about what memory holds.
+
+const SUBJECT = String.raw`(?:i|we)`;
+const AUXILIARY = String.raw`(?:do|does|did|am|are|was|were|will|have|has|had|is)`;
+/** A question may open with a short lead-in: "so", "quick question,", "remind me,". */
+const LEAD_IN = String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:so|and|but|hey|ok|okay)?\s*`;
+/** "Do I …?", "Am I …?", "Did we …?" */
+const YES_NO_ABOUT_USER = new RegExp(String.raw`${LEAD_IN}${AUXILIARY}\s+${SUBJECT}\b`, 'iu');
+/** "Which company do I work for?", "Who … am I close with?", "When is … I'm …", "On which day do we …?" */
+const WH_ABOUT_USER = new RegExp(
+  String.raw`${LEAD_IN}(?:(?:on|in|at|with|for|to|from)\s+)?(?:what|which|who|whom|whose|where|when|how)\b[^?.!]{0,40}?\b(?:${AUXILIARY}\s+${SUBJECT}\b|${SUBJECT}(?:['’]m|['’]re|['’]ve| am| are| have)\b)`,
+  'iu',
+);
+/** "Is there a herb I can't stand?", "Are there foods we avoid?" */
+const THERE_ABOUT_USER = new RegExp(
+  String.raw`${LEAD_IN}(?:is|are|was|were) there\b[^?.!]{0,60}\b${SUBJECT}\b`,
+  'iu',
+);
+/**
+ * "should I", "can we", "do I need", "am I supposed to", "what do I do if": asking what to do
+ * (or whether something is correct), not what is true of the user.
+ */
+const ADVICE_MODAL =
+  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\b|\bif\b/iu;
+/** "How do I …": a procedure unless it is a short question about a habit of the user's. */
+const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
+/** A "how do I" question about a habit names few things ("How do I commute?"). */
+const HABIT_MAX_CONTENT_WORDS = 3;
+/**
+ * …and maps to one of the relations people state about themselves (commute, hobby) by word
+ * meaning with at least this score; a procedure ("how do I change a flat tire") does not.
+ */
+const HABIT_MIN_RELATION_SCORE = 0.45;
+/**
+ * Any other question shaped like one about the user must also be about something people
+ * state about themselves (a relation of typed facts) at least this much by word meaning:
+ * "When do I use a semicolon?" (0.19) is not, "What kind of work do I do?" (0.24) is.
+ */
+const LIFE_MIN_RELATION_SCORE = 0.2;
+
+/** Whether a question asks about the user's own life (their doings, people, plans, things). */
+export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
+  const head = text.slice(0, 300);
+  if (!QUESTION.test(head)) return false;
+  const shaped =
+    YES_NO_ABOUT_USER.test(head) || WH_ABOUT_USER.test(head) || THERE_ABOUT_USER.test(head);
+  if (!shaped || ADVICE_MODAL.test(head)) return false;
+  if (HOW_DO_I.test(head)) return isHabitQuestion(head, ctx);
+  if (!ctx.relationsOf) return true;
+  const best = ctx.relationsOf(head)[0];
+  return best !== undefined && best.score >= LIFE_MIN_RELATION_SCORE;
+}
+
+function isHabitQuestion(head: string, ctx: GateContext): boolean {
+  if (!ctx.relationsOf) return false;
+  if (queryTerms(head.replace(HOW_DO_I, '')).length > HABIT_MAX_CONTENT_WORDS) return false;
+  const best = ctx.relationsOf(head)[0];
+  return best !== undefined && best.score >= HABIT_MIN_RELATION_SCORE;
 }
 
 function recallOrPast(text: string): boolean {

@@ -31,6 +31,12 @@ export interface MemoryReaderDeps {
   vectors: VectorService | null;
   logger: Logger;
   clock: Clock;
+  /**
+   * The relations of typed facts a text asks about, by word meaning, best first (static word
+   * vectors; [] until they are loaded). The gate uses it to hear questions about the user in
+   * any wording.
+   */
+  relationsOf?: (text: string) => readonly { relation: string; score: number }[];
 }
 
 /** Names known to an agent's memory change slowly; recomputed at most this often. */
@@ -62,7 +68,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
   }, 0).unref();
 
   function computeGateContext(agentId: string): GateContext {
-    return gateContextFrom({
+    const ctx = gateContextFrom({
       transcriptHeads: recentTranscriptSample(deps.db, agentId, 1_000),
       episodeEntities: recentEpisodeEntities(deps.db, agentId, 50).flatMap((e) =>
         parseList(e.entities),
@@ -70,6 +76,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       facts: topPinnedFacts(deps.db, agentId, 200).map((f) => f.content),
       identity: getIdentity(deps.db, agentId).overrides,
     });
+    return deps.relationsOf ? { ...ctx, relationsOf: deps.relationsOf } : ctx;
   }
 
   const refreshing = new Set<string>();
