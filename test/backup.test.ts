@@ -18,8 +18,14 @@ const SECRET = 'Xylophone-Quarry-7731';
 /** Large enough that the copy and the download take many turns of the event loop. */
 const FILL_BYTES = 40 * 1024 * 1024;
 
+/** Every temporary file of a backup (SQLite writes a -journal beside the copy meanwhile). */
 function tempFiles(dataDir: string): string[] {
   return readdirSync(dataDir).filter((f) => f.startsWith('.backup-'));
+}
+
+/** The temporary copies themselves. */
+function copies(dataDir: string): string[] {
+  return tempFiles(dataDir).filter((f) => f.endsWith('.sqlite'));
 }
 
 /** Starts GET /memory/backup; `response` resolves at the headers, the body is not read. */
@@ -96,8 +102,8 @@ describe('encrypted backup', () => {
     const { req, response } = startDownload(h);
 
     // The temporary file exists from before the copy starts until the download ends.
-    await until(() => tempFiles(h.dataDir).length === 1, 'the temporary copy');
-    const [name] = tempFiles(h.dataDir);
+    await until(() => copies(h.dataDir).length === 1, 'the temporary copy');
+    const [name] = copies(h.dataDir);
     const path = join(h.dataDir, name!);
     expect(statSync(path).mode & 0o777).toBe(0o600);
 
@@ -114,7 +120,7 @@ describe('encrypted backup', () => {
     // Streaming, with a client that stopped reading: the copy stays owner-only.
     res.pause();
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(tempFiles(h.dataDir)).toEqual([name]);
+    expect(copies(h.dataDir)).toEqual([name]);
 
     // The client goes away mid-download: the copy is removed, and the next backup runs.
     req.destroy();
@@ -130,7 +136,7 @@ describe('encrypted backup', () => {
   it('removes the copy when the client leaves while it is being written', async () => {
     const { req, response } = startDownload(h);
     response.catch(() => {});
-    await until(() => tempFiles(h.dataDir).length === 1, 'the temporary copy');
+    await until(() => copies(h.dataDir).length === 1, 'the temporary copy');
     req.destroy();
     await until(() => tempFiles(h.dataDir).length === 0, 'the abandoned copy to be removed');
     // The slot is free again.
@@ -174,7 +180,7 @@ describe('backup temporary files across restarts', () => {
         fillDatabase(h.services.db, FILL_BYTES);
         const { response } = startDownload(h);
         response.catch(() => {});
-        await until(() => tempFiles(dir.dir).length === 1, 'the temporary copy');
+        await until(() => copies(dir.dir).length === 1, 'the temporary copy');
       } finally {
         await h.stop();
       }

@@ -3,11 +3,16 @@
 // statement. Random bytes, so the size on disk is what was asked for.
 import type { Db } from '../../src/main/engine/store/migrate.ts';
 
-export const FILLER_ROW_BYTES = 4000;
+/**
+ * Bytes per row: one row fills one 4 KiB page (SQLCipher reserves 80 bytes of each for its IV
+ * and HMAC, and a row must fit in what is left, less its cell header, to need no overflow page).
+ */
+const FILLER_ROW_BYTES = 3800;
+const PAGE_SIZE = 4096;
 
-/** Adds about `bytes` of rows to the `filler` table (created if needed); returns the row count. */
+/** Adds about `bytes` to the file, as rows of the `filler` table (created if needed); returns its row count. */
 export function fillDatabase(db: Db, bytes: number): number {
-  const rows = Math.ceil(bytes / FILLER_ROW_BYTES);
+  const rows = Math.ceil(bytes / PAGE_SIZE);
   db.exec('CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, b BLOB NOT NULL)');
   const batch = 10_000;
   for (let done = 0; done < rows; done += batch) {

@@ -29,7 +29,11 @@ export interface BackupService {
    * however long another client takes to download; the caller can retry.
    */
   start(): Promise<BackupFile>;
-  /** Shutdown: removes the copy of a backup in progress; later calls to start() fail. */
+  /**
+   * Shutdown: removes the copy of a backup being downloaded at once, and that of a copy still
+   * being written as soon as the copy returns (removed earlier, SQLite would write a new file
+   * where it was); later calls to start() fail.
+   */
   close(): void;
 }
 
@@ -46,6 +50,8 @@ export function createBackupService(options: BackupServiceOptions): BackupServic
     log.info('removed temporary backup files left by an earlier run', { files: stale });
 
   let active: BackupFile | null = null;
+  /** The copy of `active` is being written (its file must stay until the copy returns). */
+  let copying = false;
   let closed = false;
 
   function shuttingDown(): CairnError {
@@ -76,26 +82,28 @@ export function createBackupService(options: BackupServiceOptions): BackupServic
       };
       // Taken before the first await, so a second request sees it.
       active = file;
+      copying = true;
       try {
         file.path = createBackupTempFile(options.dataDir);
         await options.maintenance.copyTo(file.path);
+        copying = false;
         file.size = (await stat(file.path)).size;
+        if (closed) throw shuttingDown();
       } catch (err) {
-        const stopped = released;
+        copying = false;
         file.release();
-        if (stopped) throw shuttingDown();
+        if (closed) throw shuttingDown();
         log.error('backup failed', { code: (err as { code?: string }).code ?? null });
         throw new CairnError(ErrorCode.Internal, 'The backup could not be written.', {
           cause: err,
         });
       }
-      if (released) throw shuttingDown();
       log.info('backup written', { bytes: file.size });
       return file;
     },
     close() {
       closed = true;
-      active?.release();
+      if (!copying) active?.release();
     },
   };
 }

@@ -25,6 +25,8 @@ export interface BackgroundOptions {
   /** Requests in flight (default: none, so deferred work starts after `quietMs`). */
   activity?: Activity;
   quietMs?: number;
+  /** Told of every failed task after it is logged (the database's health watches them). */
+  onError?: (err: unknown) => void;
 }
 
 export function createBackgroundTasks(
@@ -35,7 +37,10 @@ export function createBackgroundTasks(
   const run = (name: string, task: () => unknown) => {
     const p: Promise<unknown> = new Promise<void>((resolve) => setImmediate(resolve))
       .then(task)
-      .catch((err: unknown) => logger.error('background task failed', { task: name, err }))
+      .catch((err: unknown) => {
+        logger.error('background task failed', { task: name, err });
+        options.onError?.(err);
+      })
       .finally(() => pending.delete(p));
     pending.add(p);
   };

@@ -11,7 +11,7 @@
 // supported with incompatible source and target databases"); and its steps run on the
 // calling thread. The copy runs on a connection of its own in a worker (db-maintenance.ts).
 import { randomUUID } from 'node:crypto';
-import { closeSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './migrate.ts';
 
@@ -20,10 +20,13 @@ const TEMP_FILE =
   /^\.backup-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.sqlite(-journal|-wal|-shm)?$/;
 
 /**
- * Writes an encrypted copy of `db` to `destPath`, which must not exist or be empty
- * (VACUUM INTO refuses anything else, so it never overwrites a file).
+ * Writes an encrypted copy of `db` into `destPath`, an empty file made by
+ * createBackupTempFile. VACUUM INTO refuses a file that is not empty (it never overwrites
+ * one), but creates a missing one with the default mode: a copy whose file was removed
+ * before it started (a shutdown) must not write a new one.
  */
 export function writeEncryptedCopy(db: Db, destPath: string): void {
+  if (statSync(destPath).size !== 0) throw new Error('the backup file is not empty');
   db.prepare('VACUUM INTO ?').run(destPath);
 }
 

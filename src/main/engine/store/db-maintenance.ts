@@ -20,7 +20,7 @@ import type { Db } from './migrate.ts';
  */
 export interface DbMaintenance {
   readonly mode: 'worker' | 'inline';
-  /** Writes an encrypted copy to `destPath` (absent or empty; see store/backup.ts). */
+  /** Writes an encrypted copy into `destPath`, an empty file (see store/backup.ts). */
   copyTo(destPath: string): Promise<void>;
   /** PRAGMA quick_check: the problems found, [] when the file is sound. */
   quickCheck(maxErrors: number): Promise<string[]>;
