@@ -170,4 +170,30 @@ describe('a full disk', () => {
     expect(accepted.status).toBe(200);
     expect(await health(h)).toMatchObject({ status: 'ok', problem: null, reason: null });
   });
+  it('shows in /health when recording a chat turn in the background ran out of space', async () => {
+    const h = await startEngine({ config: { writerWorker: false } });
+    cleanups.push(() => h.stop());
+    const db = h.services.db;
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    h.upstream.enqueue({ kind: 'chat', content: 'Noted.' });
+    // The answer is passed through (memory is an addition); the turn fails to be recorded.
+    const res = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${h.token}`,
+        'content-type': 'application/json',
+        'x-osaurus-agent-id': 'ann',
+      },
+      body: JSON.stringify({
+        model: 'm',
+        messages: [
+          { role: 'user', content: `Remember this: ${randomBytes(8000).toString('hex')}` },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    await res.json();
+    await h.idle();
+    expect(await health(h)).toMatchObject({ status: 'degraded', problem: 'disk_full' });
+  });
 });

@@ -372,7 +372,11 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
         }),
     };
 
-    const background = createBackgroundTasks(logger.child('jobs'), { activity });
+    const background = createBackgroundTasks(logger.child('jobs'), {
+      activity,
+      // Recording a chat turn is a write too: a full disk there must show in /health.
+      onError: (err) => dbHealth.noteError(err),
+    });
     const staticUiDir = config.staticUiDir ?? defaultStaticUiDir();
     const appOptions: AppOptions = {
       background,
