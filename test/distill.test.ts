@@ -187,6 +187,69 @@ describe('distillation through the server', () => {
   });
 });
 
+describe('typed facts without a Core Model (issue 11)', () => {
+  it('ordinary statements become typed facts; a move supersedes the old home everywhere', async () => {
+    const h = await engine();
+    const ingest = (conversation: string, date: string, user: string) =>
+      h.api('POST', '/memory/ingest', {
+        agent_id: 'noor',
+        conversation_id: conversation,
+        session_date: date,
+        turns: [{ user, assistant: 'Noted.' }],
+      });
+    expect(
+      (await ingest('s1', '2023-06-10', 'I live in Berlin and I drink a lot of coffee.')).status,
+    ).toBe(200);
+    expect(
+      (
+        await ingest(
+          's2',
+          '2024-05-02',
+          'I moved to Lisbon in March. I switched to green tea, coffee makes me jittery. ' +
+            'My manager is Priya Raman. We adopted a beagle named Biscuit. Do you live in Paris? ' +
+            "I might get a cat. I don't have a car.",
+        )
+      ).status,
+    ).toBe(200);
+    const db = h.services.db;
+    const current = facts(db, 'noor');
+    const typedOf = (relation: string) =>
+      current.filter((f) => f.relation === relation).map((f) => f.object);
+    expect(typedOf('lives_in')).toEqual(['Lisbon']);
+    expect(typedOf('drink')).toEqual(['green tea']);
+    expect(typedOf('manager')).toEqual(['Priya Raman']);
+    expect(typedOf('pet')).toEqual(['Biscuit']);
+    expect(typedOf('health')).toEqual(['coffee']);
+    // questions, hypotheticals and negations stored nothing
+    expect(current.map((f) => f.content).join(' ')).not.toMatch(/Paris|cat|car\b/);
+    const lisbon = current.find((f) => f.relation === 'lives_in')!;
+    expect(lisbon).toMatchObject({
+      content: 'User moved to Lisbon (March 2024)',
+      valid_from: Date.UTC(2024, 2, 1),
+      conversation_id: 's2',
+    });
+    expect(lisbon.source_ids).toHaveLength(1);
+    // Berlin and coffee are history: kept, but neither listed, searched nor injected.
+    const history = listPinned(db, {
+      agentId: 'noor',
+      status: 'all',
+      sort: 'created_at',
+      limit: 50,
+      offset: 0,
+      history: true,
+    }).items.filter((f) => f.superseded_at !== null);
+    expect(history.map((f) => f.object).sort()).toEqual(['Berlin', 'coffee']);
+    const search = await h.api('POST', '/memory/search', {
+      agent_id: 'noor',
+      scope: 'pinned',
+      query: 'Berlin',
+    });
+    expect(search.status).toBe(200);
+    expect(JSON.stringify(search.body)).not.toContain('Berlin');
+    expect(getIdentity(db, 'noor').overrides).toEqual(['User moved to Lisbon (March 2024)']);
+  });
+});
+
 describe('recovery after a crash', () => {
   it('distils signals left pending by a SIGKILLed `cairn serve` after restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'cairn-distill-crash-'));

@@ -196,6 +196,8 @@ export function createDistiller(
         role: m.role,
         content: stripPrivate(m.content),
         created_at: m.created_at,
+        // Provenance: each fact names the transcript rows it was read from.
+        id: m.id,
       })),
       { conversationAt: messages[0]!.created_at },
     );

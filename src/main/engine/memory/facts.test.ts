@@ -3,7 +3,7 @@ import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import type { Digest } from '../../../shared/digest.ts';
 import { getIdentity } from '../store/identity.ts';
 import { listEpisodes } from '../store/episodes.ts';
-import { listPinned } from '../store/pinned.ts';
+import { factsByRelation, listPinned } from '../store/pinned.ts';
 import { identityKey, jaccard, storeDigest, wordSet } from './facts.ts';
 
 const cleanups: (() => void)[] = [];
@@ -173,5 +173,192 @@ describe('identityKey', () => {
     expect(r2.factsBumped).toEqual([]);
     expect(r2.factsAdded).toHaveLength(1);
     expect(facts(d).find((f) => f.id === r1.factsAdded[0])!.source_count).toBe(1);
+  });
+});
+
+describe('storeDigest: typed facts', () => {
+  const typed = (
+    content: string,
+    relation: string,
+    object: string,
+    extra: Partial<Digest['pinned_candidates'][number]> = {},
+  ) => ({ content, salience: 0.6, tags: [relation], subject: 'user', relation, object, ...extra });
+
+  const store = (
+    d: ReturnType<typeof db>,
+    candidates: Digest['pinned_candidates'],
+    at = 1,
+    extra: Partial<Digest> = {},
+  ) =>
+    storeDigest({
+      db: d,
+      agentId: 'a',
+      conversationId: `c${at}`,
+      conversationAt: at,
+      digest: { ...digest([]), pinned_candidates: candidates, ...extra },
+      now: at,
+    });
+
+  it('a newer value of a single-valued relation supersedes the older one, kept as history', async () => {
+    const d = db();
+    await store(
+      d,
+      [typed('User lives in Berlin', 'lives_in', 'Berlin', { valid_from: '2020-01-01' })],
+      1,
+      {
+        identity_facts: ['User lives in Berlin'],
+      },
+    );
+    const r = await store(
+      d,
+      [
+        typed('User moved to Lisbon (March 2024)', 'lives_in', 'Lisbon', {
+          valid_from: '2024-03-01',
+          source_ids: [7],
+        }),
+      ],
+      2,
+      { identity_facts: ['User moved to Lisbon (March 2024)'] },
+    );
+    expect(r.factsSuperseded).toHaveLength(1);
+    // Listing (and every search) shows only the current fact; history is kept.
+    expect(facts(d).map((f) => f.content)).toEqual(['User moved to Lisbon (March 2024)']);
+    const all = listPinned(d, {
+      agentId: 'a',
+      status: 'all',
+      sort: 'created_at',
+      limit: 10,
+      offset: 0,
+      history: true,
+    }).items;
+    const berlin = all.find((f) => f.object === 'Berlin')!;
+    expect(berlin.superseded_at).toBe(Date.UTC(2024, 2, 1));
+    const lisbon = all.find((f) => f.object === 'Lisbon')!;
+    expect(lisbon).toMatchObject({
+      subject: 'user',
+      relation: 'lives_in',
+      valid_from: Date.UTC(2024, 2, 1),
+      superseded_at: null,
+      conversation_id: 'c2',
+      source_ids: [7],
+    });
+    expect(getIdentity(d, 'a').overrides).toEqual(['User moved to Lisbon (March 2024)']);
+    expect(factsByRelation(d, 'a', ['lives_in']).map((f) => f.object)).toEqual(['Lisbon']);
+  });
+
+  it('an older value arriving later is stored as history at once', async () => {
+    const d = db();
+    await store(
+      d,
+      [typed('User lives in Lisbon', 'lives_in', 'Lisbon', { valid_from: '2024-03-01' })],
+      1,
+    );
+    await store(
+      d,
+      [typed('User lives in Berlin', 'lives_in', 'Berlin', { valid_from: '2019-05-01' })],
+      2,
+    );
+    expect(facts(d).map((f) => f.object)).toEqual(['Lisbon']);
+  });
+
+  it('the same triple again bumps source_count instead of duplicating', async () => {
+    const d = db();
+    await store(d, [typed('User plays the cello', 'instrument', 'cello')], 1);
+    const r = await store(d, [typed('User plays the Cello', 'instrument', 'Cello')], 2);
+    expect(r.factsAdded).toEqual([]);
+    expect(facts(d)).toHaveLength(1);
+    expect(facts(d)[0]!.source_count).toBe(2);
+  });
+
+  it('multi-valued relations accumulate; an ended statement retires the value it names', async () => {
+    const d = db();
+    await store(
+      d,
+      [typed('User uses Jenkins', 'tool', 'Jenkins'), typed('User uses Slack', 'tool', 'Slack')],
+      1,
+    );
+    const r = await store(
+      d,
+      [
+        typed('User no longer uses Jenkins', 'tool', 'Jenkins', { ended: true }),
+        typed('User uses GitHub Actions', 'tool', 'GitHub Actions'),
+      ],
+      2,
+    );
+    expect(r.factsSuperseded).toHaveLength(1);
+    expect(
+      factsByRelation(d, 'a', ['tool'])
+        .map((f) => f.object)
+        .sort(),
+    ).toEqual(['GitHub Actions', 'Slack']);
+    // The change itself stays as a free-text fact.
+    expect(facts(d).map((f) => f.content)).toContain('User no longer uses Jenkins');
+  });
+
+  it('"quit my job" (any value) retires the current employer and its identity override', async () => {
+    const d = db();
+    await store(d, [typed('User works at Deloitte', 'works_at', 'Deloitte')], 1, {
+      identity_facts: ['User works at Deloitte'],
+    });
+    await store(d, [typed('User quit their job', 'works_at', '*', { ended: true })], 2);
+    expect(factsByRelation(d, 'a', ['works_at'])).toEqual([]);
+    expect(getIdentity(d, 'a').overrides).toEqual([]);
+  });
+
+  it('a typed statement of a fact stored as free text types that row', async () => {
+    const d = db();
+    await store(d, [{ content: 'User lives in Ghent', salience: 0.5, tags: [] }], 1);
+    await store(d, [typed('User lives in Ghent', 'lives_in', 'Ghent')], 2);
+    expect(facts(d)).toEqual([
+      expect.objectContaining({ relation: 'lives_in', object: 'Ghent', source_count: 2 }),
+    ]);
+  });
+
+  it('an unknown relation leaves the fact free text', async () => {
+    const d = db();
+    await store(d, [typed('User owns a boat', 'boats', 'boat')], 1);
+    expect(facts(d)).toEqual([
+      expect.objectContaining({ relation: null, content: 'User owns a boat' }),
+    ]);
+  });
+});
+
+describe('storeDigest: near-duplicate free text', () => {
+  it('keeps the more informative text on one row', async () => {
+    const d = db();
+    const store = (content: string, at: number) =>
+      storeDigest({
+        db: d,
+        agentId: 'a',
+        conversationId: `c${at}`,
+        conversationAt: at,
+        digest: digest([content]),
+        now: at,
+      });
+    await store('User prefers tea', 1);
+    await store('User prefers tea over coffee', 2);
+    expect(facts(d).map((f) => [f.content, f.source_count])).toEqual([
+      ['User prefers tea over coffee', 2],
+    ]);
+    await store('User prefers tea', 3);
+    expect(facts(d).map((f) => [f.content, f.source_count])).toEqual([
+      ['User prefers tea over coffee', 3],
+    ]);
+  });
+
+  it('never merges a statement with its negation', async () => {
+    const d = db();
+    const store = (content: string, at: number) =>
+      storeDigest({
+        db: d,
+        agentId: 'a',
+        conversationId: `c${at}`,
+        conversationAt: at,
+        digest: digest([content]),
+        now: at,
+      });
+    await store('User is a vegetarian cook', 1);
+    await store('User is not a vegetarian cook', 2);
+    expect(facts(d)).toHaveLength(2);
   });
 });

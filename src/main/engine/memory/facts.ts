@@ -1,15 +1,33 @@
 // Storing a digest (DESIGN §6): `<private>` spans removed from everything derived, the
 // conversation's episode upserted, pinned candidates deduplicated against the agent's facts
-// (word Jaccard > 0.6, or cosine ≥ 0.9 when vectors are ready) and identity facts appended
-// to the always-on overrides. Then new rows are embedded (outside the transaction).
-import type { Digest } from '../../../shared/digest.ts';
+// and identity facts appended to the always-on overrides. Then new rows are embedded
+// (outside the transaction).
+//
+// Typed facts (subject, relation, object): the same triple again bumps source_count; a new
+// value of a single-valued relation supersedes the current one (kept as history, no longer
+// searched or injected, its identity override removed); an ended statement ("we no longer
+// use X") supersedes the value it names. Free-text facts: word Jaccard > 0.6 or cosine ≥ 0.9
+// is a repeat; a near-duplicate that says more ("User prefers tea" → "User prefers tea over
+// coffee") replaces the shorter text.
+import type { Digest, PinnedCandidate } from '../../../shared/digest.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorService } from '../services.ts';
 import type { Db } from '../store/migrate.ts';
 import { upsertConversationEpisode } from '../store/episodes.ts';
-import { appendIdentityOverrides } from '../store/identity.ts';
-import { bumpPinnedSource, insertPinned, listFactTexts } from '../store/pinned.ts';
+import { appendIdentityOverrides, reviseIdentityOverride } from '../store/identity.ts';
+import {
+  bumpPinnedSource,
+  currentTypedFacts,
+  insertPinned,
+  listFactTexts,
+  supersedePinned,
+  typePinned,
+  updatePinned,
+  type CurrentTypedFact,
+  type PinnedInput,
+} from '../store/pinned.ts';
 import { isOnlyPrivate, stripPrivate } from './private.ts';
+import { isRelation, isSingleValued, type Relation } from './relations.ts';
 
 export const JACCARD_DUPLICATE = 0.6;
 export const COSINE_DUPLICATE = 0.9;
@@ -29,6 +47,27 @@ export function jaccard(a: Set<string>, b: Set<string>): number {
   let inter = 0;
   for (const w of a) if (b.has(w)) inter++;
   return inter / (a.size + b.size - inter);
+}
+
+const NEGATIONS = new Set(['not', 'no', 'never', "doesn't", "don't", "isn't", 'longer', 'nor']);
+
+/**
+ * Whether `shorter` says nothing `longer` does not ("User prefers tea" within "User prefers
+ * tea over coffee"): every word of it is in the longer text, it has at least three words,
+ * and the extra words do not negate it ("User is vegetarian" vs "User is not vegetarian").
+ */
+/** Whether one text negates the other ("User is vegetarian" / "User is not vegetarian"). */
+export function differsByNegation(a: Set<string>, b: Set<string>): boolean {
+  for (const w of a) if (!b.has(w) && NEGATIONS.has(w)) return true;
+  for (const w of b) if (!a.has(w) && NEGATIONS.has(w)) return true;
+  return false;
+}
+
+export function isContainedIn(shorter: Set<string>, longer: Set<string>): boolean {
+  if (shorter.size < 3 || shorter.size >= longer.size) return false;
+  for (const w of shorter) if (!longer.has(w)) return false;
+  for (const w of longer) if (!shorter.has(w) && NEGATIONS.has(w)) return false;
+  return true;
 }
 
 /**
@@ -52,6 +91,28 @@ export function stripDigest(d: Digest): Digest {
     identity_facts: list(d.identity_facts),
   };
 }
+
+export interface TypedTriple {
+  subject: string;
+  relation: Relation;
+  object: string;
+}
+
+/** The candidate's (subject, relation, object), or null for a free-text fact. */
+export function typedTriple(c: PinnedCandidate): TypedTriple | null {
+  if (!c.subject || !c.relation || !c.object || !isRelation(c.relation)) return null;
+  return { subject: c.subject.toLowerCase(), relation: c.relation, object: c.object };
+}
+
+/** A candidate's valid_from as ms, or null when absent or unreadable. */
+export function validFromMs(c: PinnedCandidate): number | null {
+  if (!c.valid_from) return null;
+  const v = c.valid_from.length === 7 ? `${c.valid_from}-01` : c.valid_from;
+  const ms = Date.parse(v.length === 10 ? `${v}T00:00:00Z` : v);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+const sameObject = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
  * Identity facts that state the same attribute ("User lives in Berlin" / "User lives in
@@ -88,6 +149,8 @@ export interface StoreDigestResult {
   episodeId: number | null;
   factsAdded: number[];
   factsBumped: number[];
+  /** Facts a newer or ended statement made history. */
+  factsSuperseded: number[];
   identityAdded: number;
 }
 
@@ -123,6 +186,8 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
   );
 
   const addedText = new Map<number, string>();
+  // Facts whose text a more informative near-duplicate replaced: embedded again.
+  const rewritten = new Map<number, string>();
   const result = db.transaction((): StoreDigestResult => {
     let episodeId: number | null = null;
     if (digest.episode.summary.length > 0) {
@@ -142,38 +207,31 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
         now,
       ).id;
     }
-    const existing = listFactTexts(db, agentId).map((f) => ({
-      id: f.id,
-      words: wordSet(f.content),
-      episode: f.source_episode_id,
-    }));
-    const existingIds = new Set(existing.map((f) => f.id));
+    const existing: { id: number; words: Set<string>; episode: number | null; typed?: boolean }[] =
+      listFactTexts(db, agentId).map((f) => ({
+        id: f.id,
+        words: wordSet(f.content),
+        episode: f.source_episode_id,
+        typed: f.relation !== null,
+      }));
     const factsAdded: number[] = [];
     const factsBumped: number[] = [];
-    digest.pinned_candidates.forEach((c, i) => {
-      const words = wordSet(c.content);
-      let dup: number | null = null;
-      let best = JACCARD_DUPLICATE;
-      for (const f of existing) {
-        const j = jaccard(words, f.words);
-        if (j > best) {
-          best = j;
-          dup = f.id;
-        }
+    const superseded: number[] = [];
+    const provenance = {
+      conversationId: input.conversationId,
+      sourceEpisodeId: episodeId,
+    };
+    // A repeat within this digest, or of a fact this same conversation already gave when it
+    // was distilled before (more turns arrived), is not a new source.
+    const bumpOnce = (id: number) => {
+      const sameSource =
+        episodeId !== null && existing.find((f) => f.id === id)?.episode === episodeId;
+      if (!sameSource && !factsAdded.includes(id) && !factsBumped.includes(id)) {
+        bumpPinnedSource(db, agentId, id, REPEAT_SALIENCE_BUMP, now);
+        factsBumped.push(id);
       }
-      const cos = cosine[i];
-      if (dup === null && cos != null && existingIds.has(cos)) dup = cos;
-      if (dup !== null) {
-        // A repeat within this digest, or of a fact this same conversation already gave when
-        // it was distilled before (more turns arrived), is not a new source.
-        const sameSource =
-          episodeId !== null && existing.find((f) => f.id === dup)?.episode === episodeId;
-        if (!sameSource && !factsAdded.includes(dup) && !factsBumped.includes(dup)) {
-          bumpPinnedSource(db, agentId, dup, REPEAT_SALIENCE_BUMP, now);
-          factsBumped.push(dup);
-        }
-        return;
-      }
+    };
+    const insert = (c: PinnedCandidate, extra: Partial<PinnedInput> = {}) => {
       const id = insertPinned(
         db,
         {
@@ -182,14 +240,129 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
           salience: c.salience,
           tags: c.tags,
           pinnedByUser: false,
-          sourceEpisodeId: episodeId,
+          sourceEpisodeId: provenance.sourceEpisodeId,
+          conversationId: provenance.conversationId,
+          sourceIds: c.source_ids ?? null,
+          ...extra,
         },
         now,
       );
       factsAdded.push(id);
       addedText.set(id, c.content);
-      existing.push({ id, words, episode: episodeId });
+      existing.push({ id, words: wordSet(c.content), episode: episodeId });
+      return id;
+    };
+    const retire = (ids: number[], contents: string[], at: number) => {
+      supersedePinned(db, agentId, ids, at, now);
+      for (const text of contents) reviseIdentityOverride(db, agentId, text, null, now);
+      superseded.push(...ids);
+      const gone = new Set(ids);
+      for (let k = existing.length - 1; k >= 0; k--)
+        if (gone.has(existing[k]!.id)) existing.splice(k, 1);
+    };
+
+    digest.pinned_candidates.forEach((c, i) => {
+      const triple = typedTriple(c);
+      const validFrom = validFromMs(c) ?? input.conversationAt;
+      if (triple && c.ended) {
+        // "We no longer use Jenkins": the value it names (any value for "*") is history.
+        const ended = currentTypedFacts(db, agentId, triple.subject, triple.relation).filter(
+          (f) => triple.object === '*' || sameObject(f.object, triple.object),
+        );
+        retire(
+          ended.map((f) => f.id),
+          ended.map((f) => f.content),
+          validFrom,
+        );
+        // The statement itself stays as a free-text fact (it is true, and it dates the change).
+        storeFreeText({ ...c, subject: undefined, relation: undefined, object: undefined }, i);
+        return;
+      }
+      if (triple) {
+        storeTyped(c, triple, validFrom);
+        return;
+      }
+      storeFreeText(c, i);
     });
+
+    function storeTyped(c: PinnedCandidate, t: TypedTriple, validFrom: number): void {
+      const current = currentTypedFacts(db, agentId, t.subject, t.relation);
+      const same = current.find((f) => sameObject(f.object, t.object));
+      if (same) {
+        bumpOnce(same.id);
+        return;
+      }
+      // The same statement stored before as free text (e.g. by the Core Model): type it.
+      const words = wordSet(c.content);
+      const freeText = existing.find(
+        (f) => f.typed === false && jaccard(words, f.words) > JACCARD_DUPLICATE,
+      );
+      if (freeText) {
+        typePinned(db, agentId, freeText.id, t, validFrom);
+        freeText.typed = true;
+        bumpOnce(freeText.id);
+      }
+      const typed = { subject: t.subject, relation: t.relation, object: t.object };
+      if (!isSingleValued(t.relation) || current.length === 0) {
+        if (!freeText) insert(c, { typed, validFrom });
+        if (freeText && isSingleValued(t.relation)) retireOlder(current, validFrom, freeText.id);
+        return;
+      }
+      const newest = current[0]!;
+      const newestFrom = newest.valid_from ?? newest.created_at;
+      if (validFrom >= newestFrom) {
+        // A newer value of a single-valued relation: the current ones become history.
+        retireOlder(current, validFrom, freeText?.id ?? null);
+        if (!freeText) insert(c, { typed, validFrom });
+      } else if (!freeText) {
+        // An older value arriving late (history imported out of order): history at once.
+        insert(c, { typed, validFrom, supersededAt: newestFrom });
+      }
+    }
+
+    function retireOlder(current: CurrentTypedFact[], at: number, keep: number | null): void {
+      const old = current.filter((f) => f.id !== keep);
+      retire(
+        old.map((f) => f.id),
+        old.map((f) => f.content),
+        at,
+      );
+    }
+
+    function storeFreeText(c: PinnedCandidate, i: number): void {
+      const words = wordSet(c.content);
+      let dup: number | null = null;
+      let best = JACCARD_DUPLICATE;
+      for (const f of existing) {
+        const j = jaccard(words, f.words);
+        if (j > best && !differsByNegation(words, f.words)) {
+          best = j;
+          dup = f.id;
+        }
+      }
+      const cos = cosine[i];
+      if (dup === null && cos != null && existing.some((f) => f.id === cos)) dup = cos;
+      if (dup !== null) {
+        bumpOnce(dup);
+        return;
+      }
+      // A near-duplicate: keep the more informative text on one row.
+      const within = existing.find((f) => isContainedIn(f.words, words));
+      if (within) {
+        updatePinned(db, agentId, within.id, { content: c.content }, now);
+        within.words = words;
+        rewritten.set(within.id, c.content);
+        bumpOnce(within.id);
+        return;
+      }
+      const covering = existing.find((f) => isContainedIn(words, f.words));
+      if (covering) {
+        bumpOnce(covering.id);
+        return;
+      }
+      insert(c);
+    }
+
     const identityAdded = appendIdentityOverrides(
       db,
       agentId,
@@ -197,7 +370,7 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
       now,
       identityKey,
     );
-    return { episodeId, factsAdded, factsBumped, identityAdded };
+    return { episodeId, factsAdded, factsBumped, factsSuperseded: superseded, identityAdded };
   })();
 
   const vectors = input.vectors;
@@ -208,12 +381,11 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
           { id: result.episodeId, agentId, text: digest.episode.summary },
         ]);
       }
-      if (result.factsAdded.length > 0) {
-        await vectors.indexRows(
-          'pinned',
-          result.factsAdded.map((id) => ({ id, agentId, text: addedText.get(id) ?? '' })),
-        );
-      }
+      const rows = [
+        ...result.factsAdded.map((id) => ({ id, agentId, text: addedText.get(id) ?? '' })),
+        ...[...rewritten].map(([id, text]) => ({ id, agentId, text })),
+      ];
+      if (rows.length > 0) await vectors.indexRows('pinned', rows);
     } catch (err) {
       // The rows are stored; vectors are backfilled once the embedder works again.
       input.logger?.warn('indexing distilled memory failed', { err: (err as Error).message });

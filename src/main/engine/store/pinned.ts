@@ -20,15 +20,42 @@ export interface PinnedRecord {
   last_decay_at: number | null;
   created_at: number;
   updated_at: number;
+  /** Typed facts (DESIGN §6); null on free-text facts. "user", "user's sister". */
+  subject: string | null;
+  relation: string | null;
+  object: string | null;
+  /** When the fact became true (ms). */
+  valid_from: number | null;
+  /** When a newer fact replaced it (ms): kept as history, never searched nor injected. */
+  superseded_at: number | null;
+  /** Provenance: the conversation and the transcript rows the fact was read from. */
+  conversation_id: string | null;
+  source_ids: number[] | null;
 }
 
-interface PinnedRow extends Omit<PinnedRecord, 'tags' | 'pinned_by_user'> {
+interface PinnedRow extends Omit<PinnedRecord, 'tags' | 'pinned_by_user' | 'source_ids'> {
   tags: string;
   pinned_by_user: number;
+  source_ids: string | null;
 }
 
 function toRecord(r: PinnedRow): PinnedRecord {
-  return { ...r, tags: parseJsonList(r.tags), pinned_by_user: r.pinned_by_user === 1 };
+  return {
+    ...r,
+    tags: parseJsonList(r.tags),
+    pinned_by_user: r.pinned_by_user === 1,
+    source_ids: parseIds(r.source_ids),
+  };
+}
+
+function parseIds(json: string | null | undefined): number[] | null {
+  if (json == null) return null;
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : null;
+  } catch {
+    return null;
+  }
 }
 
 export interface PinnedInput {
@@ -38,6 +65,13 @@ export interface PinnedInput {
   tags: string[];
   pinnedByUser: boolean;
   sourceEpisodeId: number | null;
+  /** A typed fact (all three, or none). */
+  typed?: { subject: string; relation: string; object: string } | null;
+  validFrom?: number | null;
+  /** Stored already superseded: history that a newer fact had replaced when it arrived. */
+  supersededAt?: number | null;
+  conversationId?: string | null;
+  sourceIds?: readonly number[] | null;
 }
 
 export function insertPinned(db: Db, p: PinnedInput, now: number): number {
@@ -45,8 +79,9 @@ export function insertPinned(db: Db, p: PinnedInput, now: number): number {
     db
       .prepare(
         `INSERT INTO pinned_facts (agent_id, content, salience, tags, pinned_by_user,
-           source_episode_id, last_decay_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           source_episode_id, last_decay_at, created_at, updated_at, subject, relation, object,
+           valid_from, superseded_at, conversation_id, source_ids)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         p.agentId,
@@ -58,8 +93,83 @@ export function insertPinned(db: Db, p: PinnedInput, now: number): number {
         now,
         now,
         now,
+        p.typed ? stripPrivate(p.typed.subject) : null,
+        p.typed?.relation ?? null,
+        p.typed ? stripPrivate(p.typed.object) : null,
+        p.validFrom ?? null,
+        p.supersededAt ?? null,
+        p.conversationId ?? null,
+        p.sourceIds ? JSON.stringify(p.sourceIds) : null,
       ).lastInsertRowid,
   );
+}
+
+/** A typed fact still in force (not superseded) of this subject and relation. */
+export interface CurrentTypedFact {
+  id: number;
+  content: string;
+  object: string;
+  valid_from: number | null;
+  created_at: number;
+  status: string;
+  source_episode_id: number | null;
+}
+
+/** The facts of (subject, relation) not superseded, newest first: what a new one replaces. */
+export function currentTypedFacts(
+  db: Db,
+  agentId: string,
+  subject: string,
+  relation: string,
+): CurrentTypedFact[] {
+  return db
+    .prepare(
+      `SELECT id, content, object, valid_from, created_at, status, source_episode_id
+         FROM pinned_facts
+        WHERE agent_id = ? AND subject = ? AND relation = ? AND superseded_at IS NULL
+        ORDER BY coalesce(valid_from, created_at) DESC, id DESC`,
+    )
+    .all(agentId, subject, relation) as CurrentTypedFact[];
+}
+
+/** Marks facts as superseded at `at` (history: kept, no longer searched or injected). */
+export function supersedePinned(
+  db: Db,
+  agentId: string,
+  ids: readonly number[],
+  at: number,
+  now: number,
+): number {
+  if (ids.length === 0) return 0;
+  return db
+    .prepare(
+      `UPDATE pinned_facts SET superseded_at = ?, updated_at = ?
+        WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?)) AND superseded_at IS NULL`,
+    )
+    .run(at, now, agentId, JSON.stringify(ids)).changes;
+}
+
+/**
+ * The agent's facts with any of these relations, active and not superseded, newest first
+ * (by the date they became true, then by when they were stored): the read path's lookup for
+ * a question mapped to relations ("Where do I live?" → lives_in).
+ */
+export function factsByRelation(
+  db: Db,
+  agentId: string,
+  relations: readonly string[],
+  limit = 50,
+): PinnedRecord[] {
+  if (relations.length === 0) return [];
+  const rows = db
+    .prepare(
+      `SELECT * FROM pinned_facts
+        WHERE agent_id = ? AND relation IN (SELECT value FROM json_each(?))
+          AND status = 'active' AND superseded_at IS NULL
+        ORDER BY coalesce(valid_from, created_at) DESC, id DESC LIMIT ?`,
+    )
+    .all(agentId, JSON.stringify(relations), limit) as PinnedRow[];
+  return rows.map(toRecord);
 }
 
 export function getPinned(db: Db, agentId: string, id: number): PinnedRecord | null {
@@ -69,19 +179,28 @@ export function getPinned(db: Db, agentId: string, id: number): PinnedRecord | n
   return r ? toRecord(r) : null;
 }
 
-/** id + content of every fact of the agent (active or disabled), for deduplication. */
-export function listFactTexts(
-  db: Db,
-  agentId: string,
-): { id: number; content: string; status: string; source_episode_id: number | null }[] {
+export interface FactText {
+  id: number;
+  content: string;
+  status: string;
+  source_episode_id: number | null;
+  subject: string | null;
+  relation: string | null;
+  object: string | null;
+}
+
+/**
+ * id + content of every fact of the agent (active or disabled) that is not superseded, for
+ * deduplication: a statement that repeats a superseded fact ("I moved back to Berlin") is
+ * new again, not a repeat of history.
+ */
+export function listFactTexts(db: Db, agentId: string): FactText[] {
   return db
-    .prepare('SELECT id, content, status, source_episode_id FROM pinned_facts WHERE agent_id = ?')
-    .all(agentId) as {
-    id: number;
-    content: string;
-    status: string;
-    source_episode_id: number | null;
-  }[];
+    .prepare(
+      `SELECT id, content, status, source_episode_id, subject, relation, object
+         FROM pinned_facts WHERE agent_id = ? AND superseded_at IS NULL`,
+    )
+    .all(agentId) as FactText[];
 }
 
 /** A duplicate was seen again: one more source, a little more salience (capped at 1). */
@@ -119,9 +238,12 @@ export function listPinned(
     limit: number;
     offset: number;
     q?: string;
+    /** Include facts a newer one superseded (history); off by default. */
+    history?: boolean;
   },
 ): { items: PinnedRecord[]; total: number } {
   const where = ['agent_id = ?'];
+  if (!o.history) where.push('superseded_at IS NULL');
   const params: (string | number)[] = [o.agentId];
   if (o.status !== 'all') {
     where.push('status = ?');
@@ -197,4 +319,19 @@ export function deletePinned(db: Db, agentId: string, id: number): boolean {
     db.prepare('DELETE FROM pinned_facts WHERE id = ? AND agent_id = ?').run(id, agentId).changes >
     0
   );
+}
+
+/** Gives a free-text fact its (subject, relation, object): the same statement, now typed. */
+export function typePinned(
+  db: Db,
+  agentId: string,
+  id: number,
+  t: { subject: string; relation: string; object: string },
+  validFrom: number | null,
+): void {
+  db.prepare(
+    `UPDATE pinned_facts SET subject = ?, relation = ?, object = ?,
+       valid_from = coalesce(valid_from, ?)
+     WHERE id = ? AND agent_id = ? AND relation IS NULL`,
+  ).run(t.subject, t.relation, t.object, validFrom, id, agentId);
 }

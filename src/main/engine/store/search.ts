@@ -94,7 +94,7 @@ const SQL: Record<FtsScope, string> = {
            bm25(pinned_stem_fts, 1.0, 0.4) AS rank
     FROM pinned_stem_fts CROSS JOIN pinned_facts p ON p.id = pinned_stem_fts.rowid
     LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
-    WHERE pinned_stem_fts MATCH @match AND p.agent_id = @agentId AND p.status = 'active'
+    WHERE pinned_stem_fts MATCH @match AND p.agent_id = @agentId AND p.status = 'active' AND p.superseded_at IS NULL
       AND p.created_at >= @since
     ORDER BY rank LIMIT @limit`,
 };
@@ -201,7 +201,7 @@ const LIKE_SQL: Record<FtsScope, { text: string; at: string; sql: string }> = {
     sql: `SELECT p.id, p.content, p.created_at, e.conversation_id, %SCORE% AS rank
           FROM pinned_facts p
           LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
-          WHERE p.agent_id = @agentId AND p.status = 'active' AND p.created_at >= @since
+          WHERE p.agent_id = @agentId AND p.status = 'active' AND p.superseded_at IS NULL AND p.created_at >= @since
             AND (%ANY%)`,
   },
 };
@@ -284,12 +284,12 @@ const BY_IDS: Record<FtsScope, string> = {
   pinned: `SELECT p.id, p.content, p.created_at, e.conversation_id, 0 AS rank
     FROM json_each(@ids) AS j CROSS JOIN pinned_facts p ON p.id = j.value
     LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
-    WHERE p.agent_id = @agentId AND p.status = 'active'`,
+    WHERE p.agent_id = @agentId AND p.status = 'active' AND p.superseded_at IS NULL`,
 };
 
 /**
  * Rows of this agent by id (vector hits, neighbouring turns). Ids of another agent, deleted
- * rows and disabled facts are silently absent: a stale vector can never leak them.
+ * rows, disabled and superseded facts are silently absent: a stale vector can never leak them.
  */
 export function getRowsByIds(
   db: Db,
@@ -340,7 +340,7 @@ export function topPinnedFacts(db: Db, agentId: string, limit: number): StoredHi
     `SELECT p.id, p.content, p.created_at, e.conversation_id, -p.salience AS rank
        FROM pinned_facts p
        LEFT JOIN episodes e ON e.id = p.source_episode_id AND e.agent_id = p.agent_id
-       WHERE p.agent_id = ? AND p.status = 'active'
+       WHERE p.agent_id = ? AND p.status = 'active' AND p.superseded_at IS NULL
        ORDER BY p.pinned_by_user DESC, p.salience DESC, p.use_count DESC, p.id DESC LIMIT ?`,
   ).all(agentId, limit) as Row[];
   return rows.map(toHit);
@@ -384,7 +384,8 @@ export function memoryPresence(
     `SELECT
          EXISTS (SELECT 1 FROM transcript WHERE agent_id = @a) AS transcript,
          EXISTS (SELECT 1 FROM episodes WHERE agent_id = @a) AS episodes,
-         EXISTS (SELECT 1 FROM pinned_facts WHERE agent_id = @a AND status = 'active') AS pinned`,
+         EXISTS (SELECT 1 FROM pinned_facts WHERE agent_id = @a AND status = 'active'
+                 AND superseded_at IS NULL) AS pinned`,
   ).get({ a: agentId }) as { transcript: number; episodes: number; pinned: number };
   return {
     transcript: row.transcript === 1,

@@ -146,3 +146,11 @@ describe('extractFacts: speakers', () => {
     ]);
   });
 });
+
+describe('extractFacts: other people', () => {
+  it("a friend's plan names the friend, but is not stored as a plan", () => {
+    expect(brief(facts('My best friend Rui is moving to Berlin in September.'))).toEqual([
+      'User has a best friend named Rui [user|friend|Rui]',
+    ]);
+  });
+});

@@ -66,7 +66,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   plans,
 ];
 
-/** Rules that also read future clauses ("will", "going to", "planning to"). */
+/** Rules that read the user's future clauses ("will", "going to", "planning to"). */
 const FUTURE_RULES: readonly Rule[] = [travel, plans, movedTo, employer, relativeNamed];
 
 /** Rules that read a negated clause themselves ("I don't eat meat", "I can't do mornings"). */
@@ -86,7 +86,8 @@ function states(c: Clause): boolean {
 }
 
 function rulesFor(c: Clause): readonly Rule[] {
-  if (c.future) return FUTURE_RULES;
+  // Plans are the user's own: what a friend intends to do is news, not a lasting fact.
+  if (c.future) return c.subject.kind === 'user' ? FUTURE_RULES : [relativeNamed];
   if (c.negated) return NEGATION_RULES;
   return STATEMENT_RULES;
 }
@@ -99,13 +100,13 @@ export function factsOfClause(c: Clause, ctx: RuleContext): TypedFact[] {
   for (const rule of rulesFor(c)) {
     for (const f of rule(c, ctx)) {
       const ended = f.ended || c.ended;
-      const dated = date !== null && f.validFrom === null;
+      const dated = date !== null && f.validFrom === null && !f.timeless;
       // "We no longer use X" → "User no longer uses X".
       const text = c.ended && !f.ended ? noLonger(f.text, subjectText(c.subject)) : f.text;
       out.push({
         ...f,
         ended,
-        validFrom: f.validFrom ?? date?.at ?? null,
+        validFrom: f.validFrom ?? (dated ? date.at : null),
         text: capitalise(dated ? `${text} (${formatResolvedDate(date)})` : text),
         // An ended fact is history: never an always-on identity line.
         identity: f.identity && !ended,

@@ -23,6 +23,8 @@ export interface TypedFact {
   plan: boolean;
   /** A decision ("we decided to use Postgres"): also an episode decision. */
   decision?: boolean;
+  /** The clause's date is not this fact's ("My friend Rui moved in May": Rui is not new). */
+  timeless?: boolean;
 }
 
 export interface RuleContext {

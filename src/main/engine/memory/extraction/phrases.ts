@@ -253,6 +253,16 @@ export function indexOfWord(toks: readonly Tok[], word: string, from = 0): numbe
   return -1;
 }
 
+const FILLER_ADVERBS = new Set([
+  'also',
+  'just',
+  'really',
+  'actually',
+  'finally',
+  'even',
+  'totally',
+]);
+
 const FIRST_PERSON_AUX: Record<string, string> = {
   am: 'is',
   are: 'is',
@@ -279,6 +289,8 @@ export function predicateText(c: Clause, from = c.subjectEnd, to = c.toks.length
   const words: Tok[] = [];
   let verbDone = false;
   for (const t of toks) {
+    // "also started", "just moved": fillers that add nothing to a stored fact.
+    if (!verbDone && t.pos === 'ADV' && FILLER_ADVERBS.has(t.norm)) continue;
     if (!verbDone && FIRST_PERSON_AUX[t.norm] && c.subject.kind === 'user') {
       words.push({ ...t, text: FIRST_PERSON_AUX[t.norm]! });
       verbDone = true;

@@ -22,7 +22,10 @@ function relationFact(relation: PersonRelation, noun: string, name: string): Typ
 /** "My sister Ana lives in Rome", "our dog, Rex, ...": the name given with the relation. */
 export function relativeNamed(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'relative' || !c.subject.name) return [];
-  return relationFact(c.subject.relation, c.subject.noun, c.subject.name);
+  return relationFact(c.subject.relation, c.subject.noun, c.subject.name).map((f) => ({
+    ...f,
+    timeless: true,
+  }));
 }
 
 /** "My manager is Priya Raman", "my dog is called Rex", "my wife's name is Maria". */

@@ -39,6 +39,8 @@ export function movedTo(c: Clause, _ctx?: RuleContext): TypedFact[] {
   const place = placeAfter(c, ['to']);
   if (!place) return [];
   if (c.future || (c.progressive && !c.past)) {
+    // Plans are the user's own (a friend's move is news, not a lasting fact).
+    if (c.subject.kind !== 'user') return [];
     return factAbout(c, 'plans', `move to ${place}`, `is moving to ${place}`, { plan: true });
   }
   return factAbout(c, 'lives_in', place, `moved to ${place}`, {

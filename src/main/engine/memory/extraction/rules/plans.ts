@@ -64,6 +64,7 @@ export function travel(c: Clause): TypedFact[] {
   // A past "I was in Berlin" is a trip only with a date ("last May").
   const dated = c.toks.some((t) => t.ent === 'DATE');
   if (!upcoming && !(c.past && dated)) return [];
+  if (upcoming && c.subject.kind !== 'user') return [];
   const what = d.trip ? `${d.trip} to ${d.place}` : `a trip to ${d.place}`;
   const text = upcoming ? `is planning ${what}` : `went on ${what}`;
   return factAbout(c, 'travel', d.place, text.replace('planning a trip', 'planning a trip'), {

@@ -14,6 +14,13 @@ describe('jobTitle', () => {
     ],
     ['My wife is a pharmacist.', ["User's wife is a pharmacist [user's wife|job|pharmacist]"]],
     ['I was a teacher before.', ['User was a teacher [user|job|teacher|ended]']],
+    [
+      'I work at Acme as a data engineer.',
+      [
+        'User is a data engineer [user|job|data engineer]',
+        'User works at Acme [user|works_at|Acme]',
+      ],
+    ],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(jobTitle, sentence))).toEqual(expected);
   });

@@ -20,7 +20,9 @@ function employerAt(rest: ReturnType<typeof objectTokens>, from: number): string
 export function jobTitle(c: Clause): TypedFact[] {
   const rest = objectTokens(c);
   let at = -1;
-  if (c.verb === 'work' && rest[0]?.norm === 'as') at = 1;
+  const as = rest.findIndex((t, k) => t.norm === 'as' && k < 6);
+  // "I work as a nurse", "I work at Acme as a data engineer"
+  if (c.verb === 'work' && as >= 0) at = as + 1;
   else if (
     (c.verb === 'be' || c.verb === 'become') &&
     (rest[0]?.norm === 'a' || rest[0]?.norm === 'an')
@@ -36,7 +38,7 @@ export function jobTitle(c: Clause): TypedFact[] {
     ended: past,
     salience: 0.85,
   });
-  const employer = employerAt(rest, np.end);
+  const employer = employerAt(rest, np.end) ?? (as > 0 ? employerAt(rest, 0) : null);
   if (employer) {
     out.push(
       ...factAbout(c, 'works_at', employer, `${past ? 'worked' : 'works'} at ${employer}`, {
