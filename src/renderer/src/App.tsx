@@ -4,12 +4,14 @@ import { ApiProvider, useApi } from './api/ApiContext.tsx';
 import { createApiClient } from './api/client.ts';
 import { initialConnection, storeToken, type Connection } from './api/connection.ts';
 import { qk } from './api/keys.ts';
+import { ActivityPage } from './pages/ActivityPage.tsx';
 import { AgentsPage } from './pages/AgentsPage.tsx';
 import { ConsolidationPage } from './pages/ConsolidationPage.tsx';
 import { DiagnosticsPage } from './pages/DiagnosticsPage.tsx';
 import { MemoryPage } from './pages/MemoryPage.tsx';
 import { OverviewPage } from './pages/OverviewPage.tsx';
 import { SettingsPage } from './pages/SettingsPage.tsx';
+import { TrashPage } from './pages/TrashPage.tsx';
 import { PAGES, routeHref, useRoute } from './router.ts';
 import { useTheme, type ThemeChoice } from './theme.ts';
 import { ErrorBox } from './components/ui.tsx';
@@ -151,6 +153,8 @@ function Shell({ onSignOut }: { onSignOut?: () => void }) {
         {route.page === 'overview' ? <OverviewPage /> : null}
         {route.page === 'agents' ? <AgentsPage route={route} navigate={navigate} /> : null}
         {route.page === 'memory' ? <MemoryPage route={route} navigate={navigate} /> : null}
+        {route.page === 'activity' ? <ActivityPage route={route} navigate={navigate} /> : null}
+        {route.page === 'trash' ? <TrashPage /> : null}
         {route.page === 'consolidation' ? <ConsolidationPage /> : null}
         {route.page === 'settings' ? <SettingsPage /> : null}
         {route.page === 'diagnostics' ? <DiagnosticsPage /> : null}

@@ -6,6 +6,8 @@ export const PAGES = [
   { id: 'overview', label: 'Overview' },
   { id: 'agents', label: 'Agents' },
   { id: 'memory', label: 'Memory' },
+  { id: 'activity', label: 'Activity' },
+  { id: 'trash', label: 'Trash' },
   { id: 'consolidation', label: 'Consolidation' },
   { id: 'settings', label: 'Settings' },
   { id: 'diagnostics', label: 'Diagnostics' },

@@ -3,6 +3,18 @@
 // instead of rendering half-empty pages.
 import { z } from 'zod';
 import {
+  ActivityResponse,
+  ActivitySourceResponse,
+  AgentControlsPatch,
+  AgentControlsResponse,
+  AgentDetailResponse,
+  BulkDeleteRequest,
+  ConsolidationDryRun,
+  DeletionResponse,
+  TrashListResponse,
+  TrashPurgeResponse,
+  TrashRestoreResponse,
+  type ActivitySource,
   RecoveryKeyResponse,
   AgentsResponse,
   ConsolidateResponse,
@@ -60,6 +72,10 @@ export const ModelsResponse = z.object({
   data: z.array(z.object({ id: z.string(), owned_by: z.string().optional() }).passthrough()),
 });
 export type ModelsResponse = z.infer<typeof ModelsResponse>;
+
+/** A single row forgotten: the trash entry that brings it back. */
+export const ForgetResponse = DeletedResponse.extend({ trash_id: z.number().int() });
+export type ForgetResponse = z.infer<typeof ForgetResponse>;
 
 export type PinnedStatusFilter = 'active' | 'disabled' | 'all';
 export type PinnedSort = 'salience' | 'created_at' | 'last_used' | 'use_count';
@@ -174,6 +190,40 @@ export function createApiClient(options: ApiClientOptions) {
       request(HealthResponse, 'GET', '/health', { auth: false, signal }),
     models: async () => request(ModelsResponse, 'GET', '/v1/models'),
     agents: async () => request(AgentsResponse, 'GET', '/agents'),
+    getAgent: async (agentId: string) =>
+      request(AgentDetailResponse, 'GET', `/agents/${encodeURIComponent(agentId)}`),
+    patchAgent: async (agentId: string, patch: AgentControlsPatch) =>
+      request(AgentControlsResponse, 'PATCH', `/agents/${encodeURIComponent(agentId)}`, {
+        body: AgentControlsPatch.parse(patch),
+      }),
+    /** Moves everything the agent remembers to the trash (one entry). */
+    deleteAgent: async (agentId: string) =>
+      request(DeletionResponse, 'DELETE', `/agents/${encodeURIComponent(agentId)}`),
+    deleteConversation: async (conversationId: string, agentId: string) =>
+      request(
+        DeletionResponse,
+        'DELETE',
+        `/memory/conversations/${encodeURIComponent(conversationId)}`,
+        { query: { agent_id: agentId } },
+      ),
+    /** Deletes a selection of one agent's rows as one trash entry. */
+    deleteSelection: async (body: z.input<typeof BulkDeleteRequest>) =>
+      request(DeletionResponse, 'POST', '/memory/delete', { body: BulkDeleteRequest.parse(body) }),
+
+    listTrash: async (q: { agent_id?: string; limit?: number; offset?: number }) =>
+      request(TrashListResponse, 'GET', '/memory/trash', { query: { ...q } }),
+    restoreTrash: async (trashId: number) =>
+      request(TrashRestoreResponse, 'POST', `/memory/trash/${trashId}/restore`, { body: {} }),
+    /** Purges a trash entry now, for good. */
+    purgeTrash: async (trashId: number) =>
+      request(TrashPurgeResponse, 'DELETE', `/memory/trash/${trashId}`),
+
+    activity: async (q: { agent_id?: string; limit?: number }) =>
+      request(ActivityResponse, 'GET', '/memory/activity', { query: { ...q } }),
+    activitySource: async (agentId: string, source: ActivitySource) =>
+      request(ActivitySourceResponse, 'GET', '/memory/activity/source', {
+        query: { agent_id: agentId, scope: source.scope, id: source.id },
+      }),
 
     search: async (body: SearchRequest) =>
       request(SearchResponse, 'POST', '/memory/search', { body: SearchRequest.parse(body) }),
@@ -185,6 +235,11 @@ export function createApiClient(options: ApiClientOptions) {
     consolidate: async (agentId?: string) =>
       request(ConsolidateResponse, 'POST', '/memory/consolidate', {
         body: agentId ? { agent_id: agentId } : {},
+      }),
+    /** What a run would change, per step; changes nothing. */
+    consolidateDryRun: async (agentId?: string) =>
+      request(ConsolidationDryRun, 'POST', '/memory/consolidate', {
+        body: agentId ? { agent_id: agentId, dry_run: true } : { dry_run: true },
       }),
     consolidationRuns: async () =>
       request(ConsolidationRunsResponse, 'GET', '/memory/consolidation/runs'),
@@ -201,7 +256,7 @@ export function createApiClient(options: ApiClientOptions) {
         body: PinnedPatch.parse(patch),
       }),
     deletePinned: async (id: number, agentId: string) =>
-      request(DeletedResponse, 'DELETE', `/memory/pinned/${id}`, {
+      request(ForgetResponse, 'DELETE', `/memory/pinned/${id}`, {
         query: { agent_id: agentId },
       }),
 
@@ -213,7 +268,7 @@ export function createApiClient(options: ApiClientOptions) {
         body: EpisodePatch.parse(patch),
       }),
     deleteEpisode: async (id: number, agentId: string) =>
-      request(DeletedResponse, 'DELETE', `/memory/episodes/${id}`, {
+      request(ForgetResponse, 'DELETE', `/memory/episodes/${id}`, {
         query: { agent_id: agentId },
       }),
 
@@ -228,7 +283,7 @@ export function createApiClient(options: ApiClientOptions) {
     listTranscript: async (q: TranscriptQuery) =>
       request(TranscriptListResponse, 'GET', '/memory/transcript', { query: { ...q } }),
     deleteTranscript: async (id: number, agentId: string) =>
-      request(DeletedResponse, 'DELETE', `/memory/transcript/${id}`, {
+      request(ForgetResponse, 'DELETE', `/memory/transcript/${id}`, {
         query: { agent_id: agentId },
       }),
 

@@ -7,6 +7,9 @@ export const qk = {
   models: ['models'] as const,
   diagnostics: ['diagnostics'] as const,
   runs: ['consolidation-runs'] as const,
+  trash: ['trash'] as const,
+  activity: (agentId: string) => ['activity', agentId] as const,
+  agent: (agentId: string) => ['agent', agentId] as const,
   /** Everything under one agent's memory (pinned, episodes, identity, transcript). */
   memory: (agentId: string) => ['memory', agentId] as const,
   pinned: (agentId: string, q: object) => ['memory', agentId, 'pinned', q] as const,

@@ -5,6 +5,14 @@ import { useApi } from '../api/ApiContext.tsx';
 import { errorMessage } from '../api/client.ts';
 import { qk } from '../api/keys.ts';
 import { formatDate } from '../format.ts';
+import {
+  BulkDeleteBar,
+  SelectBox,
+  UndoNotice,
+  useSelection,
+  useTrashDays,
+  type Undoable,
+} from './deletion.tsx';
 import { truncate } from './PinnedList.tsx';
 import {
   Badge,
@@ -30,6 +38,13 @@ export function EpisodeList({ agentId }: { agentId: string }) {
   const [editing, setEditing] = useState<number | null>(null);
   const [forgetting, setForgetting] = useState<Episode | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [undo, setUndo] = useState<Undoable | null>(null);
+  const selection = useSelection();
+  const trashDays = useTrashDays();
+  const showUndo = (next: Undoable) => {
+    setNotice(null);
+    setUndo(next);
+  };
   useEffect(() => {
     const t = setTimeout(() => setDebouncedQ(q.trim()), 250);
     return () => clearTimeout(t);
@@ -47,9 +62,13 @@ export function EpisodeList({ agentId }: { agentId: string }) {
   };
   const forget = useMutation({
     mutationFn: (ep: Episode) => api.deleteEpisode(ep.id, agentId),
-    onSuccess: (_r, ep) => {
+    onSuccess: (res, ep) => {
       setForgetting(null);
-      setNotice(`Forgot the episode “${truncate(ep.summary, 60)}”.`);
+      showUndo({
+        message: `Forgot the episode “${truncate(ep.summary, 60)}”.`,
+        trashId: res.trash_id,
+        agentId,
+      });
       refresh();
     },
   });
@@ -69,7 +88,16 @@ export function EpisodeList({ agentId }: { agentId: string }) {
         />
       </div>
       {notice ? <Notice tone="ok">{notice}</Notice> : null}
+      {undo ? <UndoNotice key={undo.trashId} undo={undo} /> : null}
       <ErrorBox error={list.error} />
+      <BulkDeleteBar
+        agentId={agentId}
+        kind="episodes"
+        noun="episode"
+        visible={items.map((e) => e.id)}
+        selection={selection}
+        onDeleted={showUndo}
+      />
       {list.isPending ? (
         <Loading />
       ) : items.length === 0 ? (
@@ -86,13 +114,21 @@ export function EpisodeList({ agentId }: { agentId: string }) {
                   onCancel={() => setEditing(null)}
                   onSaved={() => {
                     setEditing(null);
+                    setUndo(null);
                     setNotice('Episode saved.');
                     refresh();
                   }}
                 />
               ) : (
                 <>
-                  <p className="item-content">{ep.summary}</p>
+                  <div className="item-head">
+                    <SelectBox
+                      selection={selection}
+                      id={ep.id}
+                      label={`Select the episode “${truncate(ep.summary, 60)}”`}
+                    />
+                    <p className="item-content">{ep.summary}</p>
+                  </div>
                   <ListLine label="Decisions" values={ep.decisions} />
                   <ListLine label="Action items" values={ep.action_items} />
                   <div className="item-meta">
@@ -145,7 +181,10 @@ export function EpisodeList({ agentId }: { agentId: string }) {
           onConfirm={() => forget.mutate(forgetting)}
         >
           <p>“{truncate(forgetting.summary, 300)}”</p>
-          <p className="muted">The raw transcript stays until you forget it too.</p>
+          <p className="muted">
+            It goes to the trash; you can restore it from the Trash page for {trashDays} days. The
+            raw transcript stays until you forget it too.
+          </p>
           <ErrorBox error={forget.error} />
         </ConfirmDialog>
       ) : null}

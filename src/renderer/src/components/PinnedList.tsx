@@ -7,6 +7,14 @@ import { useApi } from '../api/ApiContext.tsx';
 import type { PinnedSort, PinnedStatusFilter } from '../api/client.ts';
 import { qk } from '../api/keys.ts';
 import { formatDate, formatRelative } from '../format.ts';
+import {
+  BulkDeleteBar,
+  SelectBox,
+  UndoNotice,
+  useSelection,
+  useTrashDays,
+  type Undoable,
+} from './deletion.tsx';
 import { FactEditor } from './FactEditor.tsx';
 import {
   Badge,
@@ -40,6 +48,17 @@ export function PinnedList({
   const [editing, setEditing] = useState<number | null>(null);
   const [forgetting, setForgetting] = useState<PinnedFact | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [undo, setUndo] = useState<Undoable | null>(null);
+  const selection = useSelection();
+  const trashDays = useTrashDays();
+  const showUndo = (next: Undoable) => {
+    setNotice(null);
+    setUndo(next);
+  };
+  const showNotice = (text: string) => {
+    setUndo(null);
+    setNotice(text);
+  };
 
   useEffect(() => {
     const t = setTimeout(() => setDebouncedQ(q.trim()), 250);
@@ -65,9 +84,13 @@ export function PinnedList({
   });
   const forget = useMutation({
     mutationFn: (fact: PinnedFact) => api.deletePinned(fact.id, agentId),
-    onSuccess: (_res, fact) => {
+    onSuccess: (res, fact) => {
       setForgetting(null);
-      setNotice(`Forgot “${truncate(fact.content, 60)}”.`);
+      showUndo({
+        message: `Forgot “${truncate(fact.content, 60)}”.`,
+        trashId: res.trash_id,
+        agentId,
+      });
       refresh();
     },
   });
@@ -137,7 +160,7 @@ export function PinnedList({
             onSubmit={async (draft) => {
               await api.createPinned({ agent_id: agentId, ...draft });
               setAdding(false);
-              setNotice('Fact added.');
+              showNotice('Fact added.');
               refresh();
             }}
           />
@@ -145,8 +168,17 @@ export function PinnedList({
       ) : null}
 
       {notice ? <Notice tone="ok">{notice}</Notice> : null}
+      {undo ? <UndoNotice key={undo.trashId} undo={undo} /> : null}
       <ErrorBox error={list.error} />
       <ErrorBox error={patch.error} />
+      <BulkDeleteBar
+        agentId={agentId}
+        kind="pinned"
+        noun="fact"
+        visible={items.map((f) => f.id)}
+        selection={selection}
+        onDeleted={showUndo}
+      />
 
       {list.isPending ? (
         <Loading />
@@ -172,12 +204,19 @@ export function PinnedList({
                   onSubmit={async (draft) => {
                     await patch.mutateAsync({ id: fact.id, patch: draft });
                     setEditing(null);
-                    setNotice('Fact saved.');
+                    showNotice('Fact saved.');
                   }}
                 />
               ) : (
                 <>
-                  <p className="item-content">{fact.content}</p>
+                  <div className="item-head">
+                    <SelectBox
+                      selection={selection}
+                      id={fact.id}
+                      label={`Select “${truncate(fact.content, 60)}”`}
+                    />
+                    <p className="item-content">{fact.content}</p>
+                  </div>
                   <div className="item-meta">
                     {fact.pinned_by_user ? <Badge tone="accent">Pinned</Badge> : null}
                     {fact.status === 'disabled' ? <Badge tone="warn">Disabled</Badge> : null}
@@ -258,8 +297,8 @@ export function PinnedList({
         >
           <p>“{forgetting.content}”</p>
           <p className="muted">
-            It is deleted from the encrypted database with its search index and vector. This cannot
-            be undone.
+            It goes to the trash with its search index and vector, and is no longer injected. You
+            can restore it from the Trash page for {trashDays} days.
           </p>
           <ErrorBox error={forget.error} />
         </ConfirmDialog>

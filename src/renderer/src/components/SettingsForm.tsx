@@ -11,6 +11,8 @@ type NumberKey =
   | 'consolidationIntervalHours'
   | 'salienceFloor'
   | 'episodeRetentionDays'
+  | 'transcriptRetentionDays'
+  | 'trashDays'
   | 'port';
 
 interface ProviderDraft {
@@ -36,9 +38,17 @@ interface Draft {
   activeProviderId: string;
   coreModel: string;
   launchAtLogin: boolean;
+  activityKeepLines: boolean;
 }
 
-const NUMBER_FIELDS: { key: NumberKey; label: string; help: string; step?: number }[] = [
+const NUMBER_FIELDS: {
+  key: NumberKey;
+  label: string;
+  help: string;
+  step?: number;
+  /** Shown under "Deleting and activity" instead of "Memory". */
+  deleting?: boolean;
+}[] = [
   {
     key: 'memoryBudgetTokens',
     label: 'Memory budget (tokens)',
@@ -62,8 +72,20 @@ const NUMBER_FIELDS: { key: NumberKey; label: string; help: string; step?: numbe
   },
   {
     key: 'episodeRetentionDays',
-    label: 'Keep episodes and transcript (days)',
+    label: 'Keep episodes (days)',
     help: 'Older ones are pruned; 0 keeps everything (0–3650).',
+  },
+  {
+    key: 'transcriptRetentionDays',
+    label: 'Keep the transcript (days)',
+    help: 'Messages Cairn stored longer ago than this are pruned; 0 keeps them all (0–3650).',
+    deleting: true,
+  },
+  {
+    key: 'trashDays',
+    label: 'Keep deleted memory in the trash (days)',
+    help: 'Until then anything deleted can be restored from the Trash page (1–365).',
+    deleting: true,
   },
   {
     key: 'port',
@@ -85,6 +107,8 @@ function toDraft(s: PublicSettings): Draft {
       consolidationIntervalHours: String(s.consolidationIntervalHours),
       salienceFloor: String(s.salienceFloor),
       episodeRetentionDays: String(s.episodeRetentionDays),
+      transcriptRetentionDays: String(s.transcriptRetentionDays),
+      trashDays: String(s.trashDays),
       port: String(s.port),
     },
     providers: s.providers.map((p) => ({
@@ -99,6 +123,7 @@ function toDraft(s: PublicSettings): Draft {
     activeProviderId: s.activeProviderId ?? '',
     coreModel: s.coreModel ?? '',
     launchAtLogin: s.launchAtLogin,
+    activityKeepLines: s.activityKeepLines,
   };
 }
 
@@ -120,6 +145,7 @@ export function buildPatch(
     activeProviderId: draft.activeProviderId || null,
     coreModel: draft.coreModel.trim() || null,
     launchAtLogin: draft.launchAtLogin,
+    activityKeepLines: draft.activityKeepLines,
   };
   for (const f of NUMBER_FIELDS) candidate[f.key] = num(draft.numbers[f.key]);
   const providersChanged =
@@ -302,7 +328,7 @@ export function SettingsForm({
               <option value="manual">Only when asked (ingest)</option>
             </select>
           </div>
-          {NUMBER_FIELDS.filter((f) => f.key !== 'port').map((f) => (
+          {NUMBER_FIELDS.filter((f) => f.key !== 'port' && !f.deleting).map((f) => (
             <NumberField
               key={f.key}
               id={`${id}-${f.key}`}
@@ -314,6 +340,40 @@ export function SettingsForm({
             />
           ))}
         </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Deleting and activity</legend>
+        <div className="grid grid-2">
+          {NUMBER_FIELDS.filter((f) => f.deleting).map((f) => (
+            <NumberField
+              key={f.key}
+              id={`${id}-${f.key}`}
+              field={f}
+              value={draft.numbers[f.key]}
+              error={errors[f.key]}
+              describedBy={describedBy(f.key, true)}
+              onChange={(v) => setNumber(f.key, v)}
+            />
+          ))}
+        </div>
+        <div className="field-check">
+          <input
+            id={`${id}-activity-lines`}
+            type="checkbox"
+            checked={draft.activityKeepLines}
+            aria-describedby={`${id}-activity-lines-help`}
+            onChange={(e) => set('activityKeepLines', e.target.checked)}
+          />
+          <label htmlFor={`${id}-activity-lines`}>
+            Keep the text of injected lines in the Activity view
+          </label>
+        </div>
+        <p className="muted small" id={`${id}-activity-lines-help`}>
+          Off: the Activity view records only where each injected line came from (which fact,
+          episode or message), never its words. On: it also keeps the lines as they were sent,
+          inside the encrypted database; turning it off again deletes the kept text.
+        </p>
       </fieldset>
 
       <fieldset>

@@ -2,6 +2,8 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
+import { AgentControlsCard } from '../components/AgentControlsCard.tsx';
+import { UndoNotice, type Undoable } from '../components/deletion.tsx';
 import { Badge, Card, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';
 import { routeHref, type Route } from '../router.ts';
@@ -16,10 +18,13 @@ export function AgentsPage({
   const api = useApi();
   const agents = useQuery({ queryKey: qk.agents, queryFn: () => api.agents() });
   const selected = route.params.get('agent') ?? '';
+  const [undo, setUndo] = useState<Undoable | null>(null);
+  const selectedAgent = agents.data?.agents.find((a) => a.id === selected);
 
   return (
     <div className="page">
       <h1>Agents</h1>
+      {undo ? <UndoNotice key={undo.trashId} undo={undo} /> : null}
       <ErrorBox error={agents.error} />
       <Card>
         {agents.isPending ? (
@@ -66,6 +71,13 @@ export function AgentsPage({
                       >
                         {a.id}
                       </button>
+                      {a.display_name ? <span className="muted"> ({a.display_name})</span> : null}
+                      {a.paused ? (
+                        <>
+                          {' '}
+                          <Badge tone="warn">Memory paused</Badge>
+                        </>
+                      ) : null}
                       <br />
                       <a className="small" href={routeHref('memory', { agent: a.id })}>
                         Browse memory
@@ -87,6 +99,16 @@ export function AgentsPage({
           </div>
         )}
       </Card>
+      {selectedAgent ? (
+        <AgentControlsCard
+          key={selectedAgent.id}
+          agent={selectedAgent}
+          onDeleted={(next) => {
+            setUndo(next);
+            navigate('agents', {});
+          }}
+        />
+      ) : null}
       {selected ? <ContextPreview agentId={selected} key={selected} /> : null}
     </div>
   );

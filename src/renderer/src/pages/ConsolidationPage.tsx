@@ -1,11 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ConsolidationCounts, ConsolidationRun } from '../../../shared/api.ts';
+import type {
+  ConsolidationCounts,
+  ConsolidationDryRun,
+  ConsolidationRun,
+} from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { AgentPicker } from '../components/AgentPicker.tsx';
 import { MemoryChart } from '../components/MemoryChart.tsx';
-import { Badge, Card, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
+import { useTrashDays } from '../components/deletion.tsx';
+import { Badge, Card, ConfirmDialog, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
 import { formatDate } from '../format.ts';
 
 const STEPS: { key: keyof ConsolidationCounts; label: string; help: string }[] = [
@@ -21,10 +26,19 @@ export function ConsolidationPage() {
   const api = useApi();
   const queryClient = useQueryClient();
   const [agent, setAgent] = useState('');
+  const [preview, setPreview] = useState<ConsolidationDryRun | null>(null);
+  const trashDays = useTrashDays();
   const runs = useQuery({ queryKey: qk.runs, queryFn: () => api.consolidationRuns() });
   const stats = useQuery({ queryKey: qk.stats, queryFn: () => api.stats() });
+  // Run Now first asks what a run would change (nothing is changed), shows it, and runs only
+  // once the user confirms.
+  const dryRun = useMutation({
+    mutationFn: () => api.consolidateDryRun(agent || undefined),
+    onSuccess: setPreview,
+  });
   const run = useMutation({
-    mutationFn: () => api.consolidate(agent || undefined),
+    mutationFn: () => api.consolidate(preview?.agent_id ?? (agent || undefined)),
+    onSuccess: () => setPreview(null),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: qk.runs });
       void queryClient.invalidateQueries({ queryKey: qk.stats });
@@ -47,15 +61,33 @@ export function ConsolidationPage() {
           <button
             type="button"
             className="btn btn-primary"
-            onClick={() => run.mutate()}
-            disabled={run.isPending}
+            onClick={() => {
+              run.reset();
+              dryRun.mutate();
+            }}
+            disabled={run.isPending || dryRun.isPending}
           >
-            {run.isPending ? 'Running…' : 'Run Consolidation Now'}
+            {run.isPending ? 'Running…' : dryRun.isPending ? 'Checking…' : 'Run Consolidation Now'}
           </button>
         </div>
+        <ErrorBox error={dryRun.error} />
         <ErrorBox error={run.error} />
         {run.data ? <RunReport run={run.data} /> : null}
       </Card>
+
+      {preview ? (
+        <ConfirmDialog
+          title="Run consolidation now?"
+          confirmLabel="Run now"
+          danger={false}
+          busy={run.isPending}
+          onCancel={() => setPreview(null)}
+          onConfirm={() => run.mutate()}
+        >
+          <DryRunReport preview={preview} trashDays={trashDays} />
+          <ErrorBox error={run.error} />
+        </ConfirmDialog>
+      ) : null}
 
       <Card title="Memory over time">
         {stats.data ? (
@@ -147,6 +179,33 @@ function RunReport({ run }: { run: ConsolidationRun }) {
         ))}
       </dl>
       {total === 0 ? <p className="muted">Nothing needed changing.</p> : null}
+    </section>
+  );
+}
+
+/** What a run would change, per step (from the dry run). */
+function DryRunReport({ preview, trashDays }: { preview: ConsolidationDryRun; trashDays: number }) {
+  const total = STEPS.reduce((n, s) => n + preview.counts[s.key], 0);
+  const removes =
+    preview.counts.evicted + preview.counts.pruned_episodes + preview.counts.pruned_transcript;
+  return (
+    <section aria-label="What a run would change" className="stack">
+      <p>For {preview.agent_id ?? 'all agents'}, a run now would change:</p>
+      <dl className="report-grid">
+        {STEPS.map((s) => (
+          <div key={s.key} className="report-cell">
+            <dt>{s.label}</dt>
+            <dd data-testid={`dry-run-${s.key}`}>{preview.counts[s.key]}</dd>
+            <dd className="muted small">{s.help}</dd>
+          </div>
+        ))}
+      </dl>
+      {total === 0 ? <p className="muted">Nothing needs changing.</p> : null}
+      {removes > 0 ? (
+        <p className="muted">
+          What it evicts or prunes goes to the trash and can be restored for {trashDays} days.
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -25,6 +25,8 @@ export function MemoryPage({
 }) {
   const agent = route.params.get('agent') ?? '';
   const tab: TabId = TABS.find((t) => t.id === route.params.get('tab'))?.id ?? 'pinned';
+  /** A link from the Activity page may open the transcript on one conversation. */
+  const conversation = route.params.get('conversation') ?? '';
   const go = (next: { agent?: string; tab?: TabId }) =>
     navigate('memory', { agent: next.agent ?? agent, tab: next.tab ?? tab });
 
@@ -75,7 +77,13 @@ export function MemoryPage({
             {tab === 'pinned' ? <PinnedList agentId={agent} key={agent} /> : null}
             {tab === 'episodes' ? <EpisodeList agentId={agent} key={agent} /> : null}
             {tab === 'identity' ? <IdentityEditor agentId={agent} key={agent} /> : null}
-            {tab === 'transcript' ? <TranscriptList agentId={agent} key={agent} /> : null}
+            {tab === 'transcript' ? (
+              <TranscriptList
+                agentId={agent}
+                initialConversation={conversation}
+                key={`${agent}:${conversation}`}
+              />
+            ) : null}
             {tab === 'search' ? <SearchPanel agentId={agent} key={agent} /> : null}
           </div>
         </Card>

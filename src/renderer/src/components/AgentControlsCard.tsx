@@ -1,0 +1,277 @@
+// One agent's own controls (issue 12): a display name, memory paused for it alone, and its
+// token budget and retention, each empty = the global setting (shown as such). Deleting the
+// agent moves all it remembers to the trash, after a confirmation that says what and for how
+// long it can be restored.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { AgentControlsPatch, type AgentControls, type AgentSummary } from '../../../shared/api.ts';
+import { useApi } from '../api/ApiContext.tsx';
+import { qk } from '../api/keys.ts';
+import { plural } from '../format.ts';
+import { useAfterDeletion, useTrashDays, type Undoable } from './deletion.tsx';
+import { Card, ConfirmDialog, ErrorBox, FieldError, Loading, Notice } from './ui.tsx';
+
+type NumberControl =
+  'memory_budget_tokens' | 'episode_retention_days' | 'transcript_retention_days';
+
+const NUMBER_CONTROLS: {
+  key: NumberControl;
+  label: string;
+  range: string;
+  global: 'memoryBudgetTokens' | 'episodeRetentionDays' | 'transcriptRetentionDays';
+  unit: string;
+}[] = [
+  {
+    key: 'memory_budget_tokens',
+    label: 'Memory budget (tokens)',
+    range: '100–4000',
+    global: 'memoryBudgetTokens',
+    unit: 'tokens',
+  },
+  {
+    key: 'episode_retention_days',
+    label: 'Keep episodes (days)',
+    range: '0–3650, 0 keeps everything',
+    global: 'episodeRetentionDays',
+    unit: 'days',
+  },
+  {
+    key: 'transcript_retention_days',
+    label: 'Keep the transcript (days)',
+    range: '0–3650, 0 keeps everything',
+    global: 'transcriptRetentionDays',
+    unit: 'days',
+  },
+];
+
+interface Draft {
+  display_name: string;
+  paused: boolean;
+  numbers: Record<NumberControl, string>;
+}
+
+const toDraft = (c: AgentControls): Draft => ({
+  display_name: c.display_name ?? '',
+  paused: c.paused,
+  numbers: {
+    memory_budget_tokens: c.memory_budget_tokens === null ? '' : String(c.memory_budget_tokens),
+    episode_retention_days:
+      c.episode_retention_days === null ? '' : String(c.episode_retention_days),
+    transcript_retention_days:
+      c.transcript_retention_days === null ? '' : String(c.transcript_retention_days),
+  },
+});
+
+/** The changed controls (empty number = null = the global setting), or errors by field. */
+export function controlsPatch(
+  saved: AgentControls,
+  draft: Draft,
+): { patch: AgentControlsPatch; errors: Partial<Record<keyof AgentControls, string>> } {
+  const next: AgentControls = {
+    display_name: draft.display_name.trim() === '' ? null : draft.display_name.trim(),
+    paused: draft.paused,
+    memory_budget_tokens: null,
+    episode_retention_days: null,
+    transcript_retention_days: null,
+  };
+  for (const f of NUMBER_CONTROLS) {
+    const text = draft.numbers[f.key].trim();
+    next[f.key] = text === '' ? null : Number(text);
+  }
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(next) as (keyof AgentControls)[]) {
+    if (next[key] !== saved[key]) patch[key] = next[key];
+  }
+  const errors: Partial<Record<keyof AgentControls, string>> = {};
+  const parsed = AgentControlsPatch.safeParse(patch);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] as keyof AgentControls;
+      const field = NUMBER_CONTROLS.find((f) => f.key === key);
+      errors[key] = field
+        ? `${field.label} must be a whole number in ${field.range}, or empty for the global setting.`
+        : 'The display name is at most 100 characters.';
+    }
+  }
+  return { patch: patch as AgentControlsPatch, errors };
+}
+
+export function AgentControlsCard({
+  agent,
+  onDeleted,
+}: {
+  agent: AgentSummary;
+  onDeleted: (undo: Undoable) => void;
+}) {
+  const api = useApi();
+  const detail = useQuery({
+    queryKey: qk.agent(agent.id),
+    queryFn: () => api.getAgent(agent.id),
+  });
+  return (
+    <Card title={`Controls of ${agent.display_name ?? agent.id}`}>
+      <ErrorBox error={detail.error} />
+      {detail.data ? (
+        <ControlsForm agent={agent} saved={detail.data.controls} />
+      ) : detail.isPending ? (
+        <Loading />
+      ) : null}
+      <DeleteAgent agent={agent} onDeleted={onDeleted} />
+    </Card>
+  );
+}
+
+function ControlsForm({ agent, saved }: { agent: AgentSummary; saved: AgentControls }) {
+  const api = useApi();
+  const id = useId();
+  const queryClient = useQueryClient();
+  const settings = useQuery({ queryKey: qk.settings, queryFn: () => api.getSettings() });
+  const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
+  const [errors, setErrors] = useState<Partial<Record<keyof AgentControls, string>>>({});
+  const [done, setDone] = useState(false);
+  const save = useMutation({
+    mutationFn: (patch: AgentControlsPatch) => api.patchAgent(agent.id, patch),
+    onSuccess: (res) => {
+      queryClient.setQueryData(qk.agent(agent.id), { agent, controls: res.controls });
+      void queryClient.invalidateQueries({ queryKey: qk.agents });
+      setDraft(toDraft(res.controls));
+      setDone(true);
+    },
+  });
+  const change = (next: Partial<Draft>) => {
+    setDraft((d) => ({ ...d, ...next }));
+    setDone(false);
+  };
+  return (
+    <form
+      className="stack"
+      aria-label={`Controls of ${agent.id}`}
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const { patch, errors: errs } = controlsPatch(saved, draft);
+        setErrors(errs);
+        setDone(false);
+        if (Object.keys(errs).length > 0) return;
+        if (Object.keys(patch).length === 0) {
+          setDone(true);
+          return;
+        }
+        save.mutate(patch);
+      }}
+    >
+      <div className="grid grid-2">
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Display name</label>
+          <input
+            id={`${id}-name`}
+            value={draft.display_name}
+            placeholder={agent.id}
+            aria-describedby={`${id}-name-help`}
+            onChange={(e) => change({ display_name: e.target.value })}
+          />
+          <p id={`${id}-name-help`} className="muted small">
+            Clients keep sending <code>{agent.id}</code>; only the UI shows this name.
+          </p>
+          <FieldError id={`${id}-name-error`} message={errors.display_name} />
+        </div>
+        {NUMBER_CONTROLS.map((f) => {
+          const global = settings.data?.[f.global];
+          return (
+            <div className="field" key={f.key}>
+              <label htmlFor={`${id}-${f.key}`}>{f.label}</label>
+              <input
+                id={`${id}-${f.key}`}
+                type="number"
+                inputMode="numeric"
+                value={draft.numbers[f.key]}
+                placeholder={global === undefined ? 'global setting' : `global: ${global}`}
+                aria-describedby={`${id}-${f.key}-help`}
+                aria-invalid={errors[f.key] ? true : undefined}
+                onChange={(e) => change({ numbers: { ...draft.numbers, [f.key]: e.target.value } })}
+              />
+              <p id={`${id}-${f.key}-help`} className="muted small">
+                Empty: the global setting
+                {global === undefined
+                  ? ''
+                  : ` (${global === 0 && f.unit === 'days' ? 'keep everything' : `${global} ${f.unit}`})`}
+                . {f.range}.
+              </p>
+              <FieldError id={`${id}-${f.key}-error`} message={errors[f.key]} />
+            </div>
+          );
+        })}
+      </div>
+      <div className="field-check">
+        <input
+          id={`${id}-paused`}
+          type="checkbox"
+          checked={draft.paused}
+          onChange={(e) => change({ paused: e.target.checked })}
+        />
+        <label htmlFor={`${id}-paused`}>
+          Pause memory for this agent (its requests pass through without memory)
+        </label>
+      </div>
+      <ErrorBox error={save.error} />
+      {done ? <Notice tone="ok">Controls saved.</Notice> : null}
+      <div>
+        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+          Save controls
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function DeleteAgent({
+  agent,
+  onDeleted,
+}: {
+  agent: AgentSummary;
+  onDeleted: (undo: Undoable) => void;
+}) {
+  const api = useApi();
+  const trashDays = useTrashDays();
+  const afterDeletion = useAfterDeletion();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => api.deleteAgent(agent.id),
+    onSuccess: (res) => {
+      setConfirming(false);
+      afterDeletion(agent.id);
+      onDeleted({
+        message: `Deleted the agent ${agent.id} (restorable from the Trash for ${plural(trashDays, 'day')}).`,
+        trashId: res.trash_id,
+        agentId: agent.id,
+      });
+    },
+  });
+  return (
+    <div className="danger-zone">
+      <button type="button" className="btn btn-danger-outline" onClick={() => setConfirming(true)}>
+        Delete agent
+      </button>
+      {confirming ? (
+        <ConfirmDialog
+          title={`Delete the agent ${agent.id}?`}
+          confirmLabel="Delete agent"
+          busy={remove.isPending}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => remove.mutate()}
+        >
+          <p>
+            Everything Cairn remembers for <strong>{agent.display_name ?? agent.id}</strong>:{' '}
+            {plural(agent.pinned_count, 'fact')}, {plural(agent.episode_count, 'episode')},{' '}
+            {plural(agent.transcript_count, 'message')}, its identity and its controls.
+          </p>
+          <p className="muted">
+            It all goes to the trash as one entry: you can restore it from the Trash page for{' '}
+            {plural(trashDays, 'day')}, after which it is deleted for good.
+          </p>
+          <ErrorBox error={remove.error} />
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}
