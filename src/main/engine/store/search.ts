@@ -360,7 +360,7 @@ export function recentEpisodeEntities(
 }
 
 /**
- * Speaker labels used in the agent's transcript ("Caroline: ..." lines, as written by
+ * Speaker labels used in the agent's transcript ("Name: ..." lines, as written by
  * clients that keep names in the text, e.g. ingested chat logs). Sampled from the most
  * recent rows so it stays cheap on a large memory.
  */
