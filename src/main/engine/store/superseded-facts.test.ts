@@ -1,0 +1,79 @@
+// A superseded fact is history: kept in the table, never returned by a read that feeds
+// search or injection (DESIGN §6).
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { factsByRelation, insertPinned, listPinned, supersedePinned } from './pinned.ts';
+import { getRowsByIds, memoryPresence, searchFts, searchLike, topPinnedFacts } from './search.ts';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+function setup() {
+  const t = tempDatabase();
+  cleanups.push(t.cleanup);
+  const add = (content: string, object: string, validFrom: number) =>
+    insertPinned(
+      t.db,
+      {
+        agentId: 'a',
+        content,
+        salience: 0.9,
+        tags: [],
+        pinnedByUser: false,
+        sourceEpisodeId: null,
+        typed: { subject: 'user', relation: 'lives_in', object },
+        validFrom,
+      },
+      validFrom,
+    );
+  const berlin = add('User lives in Berlin', 'Berlin', 1);
+  const lisbon = add('User lives in Lisbon', 'Lisbon', 2);
+  return { db: t.db, berlin, lisbon };
+}
+
+describe('superseded facts', () => {
+  it('are skipped by every search and listing, and kept as history', () => {
+    const { db, berlin, lisbon } = setup();
+    expect(
+      searchFts(db, 'pinned', { agentId: 'a', match: 'berlin', since: null, limit: 5 }),
+    ).toHaveLength(1);
+    expect(supersedePinned(db, 'a', [berlin], 2, 3)).toBe(1);
+
+    expect(
+      searchFts(db, 'pinned', { agentId: 'a', match: 'berlin', since: null, limit: 5 }),
+    ).toEqual([]);
+    expect(
+      searchLike(db, 'pinned', { agentId: 'a', terms: ['Berlin'], since: null, limit: 5 }),
+    ).toEqual([]);
+    expect([...getRowsByIds(db, 'pinned', 'a', [berlin, lisbon]).keys()]).toEqual([lisbon]);
+    expect(topPinnedFacts(db, 'a', 10).map((h) => h.id)).toEqual([lisbon]);
+    expect(factsByRelation(db, 'a', ['lives_in']).map((f) => f.id)).toEqual([lisbon]);
+    const list = (history: boolean) =>
+      listPinned(db, {
+        agentId: 'a',
+        status: 'all',
+        sort: 'created_at',
+        limit: 10,
+        offset: 0,
+        history,
+      }).items;
+    expect(list(false).map((f) => f.id)).toEqual([lisbon]);
+    expect(list(true).map((f) => [f.id, f.superseded_at])).toEqual([
+      [lisbon, null],
+      [berlin, 2],
+    ]);
+
+    supersedePinned(db, 'a', [lisbon], 4, 5);
+    expect(memoryPresence(db, 'a').pinned).toBe(false);
+  });
+
+  it('factsByRelation lists the newest first, this agent only', () => {
+    const { db, berlin, lisbon } = setup();
+    expect(factsByRelation(db, 'a', ['lives_in', 'job']).map((f) => f.id)).toEqual([
+      lisbon,
+      berlin,
+    ]);
+    expect(factsByRelation(db, 'b', ['lives_in'])).toEqual([]);
+    expect(factsByRelation(db, 'a', [])).toEqual([]);
+  });
+});
