@@ -101,7 +101,7 @@ export function AgentsPage({
       </Card>
       {selectedAgent ? (
         <AgentControlsCard
-          key={selectedAgent.id}
+          key={`controls:${selectedAgent.id}`}
           agent={selectedAgent}
           onDeleted={(next) => {
             setUndo(next);
