@@ -311,6 +311,11 @@ describe('Cairn UI end to end', () => {
   it('runs consolidation now and shows the report and history', async () => {
     await go(page, 'Consolidation');
     await page.getByRole('button', { name: 'Run Consolidation Now' }).click();
+    // The dry run comes first (issue 12); the run starts once confirmed.
+    await page
+      .getByRole('alertdialog', { name: 'Run consolidation now?' })
+      .getByRole('button', { name: 'Run now' })
+      .click();
     const report = page.getByRole('region', { name: 'Consolidation report' });
     await report.waitFor();
     await expect.poll(() => report.getByTestId('report-decayed').count()).toBe(1);
@@ -363,7 +368,16 @@ describe('Cairn UI end to end', () => {
   });
 
   it('screenshots every page at 100% and 200% zoom, light and dark', async () => {
-    const pages = ['Overview', 'Agents', 'Memory', 'Consolidation', 'Settings', 'Diagnostics'];
+    const pages = [
+      'Overview',
+      'Agents',
+      'Memory',
+      'Activity',
+      'Trash',
+      'Consolidation',
+      'Settings',
+      'Diagnostics',
+    ];
     const variants = [
       { suffix: 'light', scheme: 'light' as const, zoom: 1 },
       { suffix: 'dark', scheme: 'dark' as const, zoom: 1 },

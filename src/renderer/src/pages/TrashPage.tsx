@@ -41,7 +41,7 @@ export function expiresIn(iso: string, now = Date.now()): string {
   if (ms <= 0) return 'at the next purge';
   const hours = Math.floor(ms / 3_600_000);
   if (hours < 24) return hours < 1 ? 'within the hour' : `in ${plural(hours, 'hour')}`;
-  return `in ${plural(Math.floor(hours / 24), 'day')}`;
+  return `in ${plural(Math.round(ms / 86_400_000), 'day')}`;
 }
 
 export function TrashPage() {
