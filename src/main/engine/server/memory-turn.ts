@@ -141,6 +141,7 @@ async function chooseMemoryTurn(
       section: ctx.section,
       tokens: ctx.tokens,
       reason: null,
+      ...(ctx.lines ? { lines: ctx.lines } : {}),
       recordAnswer,
     };
   } catch (err) {
