@@ -8,9 +8,21 @@ const USER_HZ = 100;
 
 /** CPU milliseconds used so far by `pid`, or null where /proc is not available. */
 export function processCpuMs(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
+  return pid === undefined ? null : cpuMsFromStat(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU milliseconds used so far by one thread of `pid` (the main thread's id is the pid
+ * itself), or null where /proc is not available.
+ */
+export function threadCpuMs(pid: number | undefined, tid: number | undefined): number | null {
+  if (pid === undefined || tid === undefined) return null;
+  return cpuMsFromStat(`/proc/${pid}/task/${tid}/stat`);
+}
+
+function cpuMsFromStat(path: string): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     // The command name (field 2) may contain spaces: count fields after its closing ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const utime = Number(fields[11]);

@@ -2,7 +2,7 @@
 // thread (store/db-maintenance.ts) into a temporary file only its owner can read, and that
 // file removed on every path (downloaded, aborted, failed, shut down; a crash leaves one
 // that the next start removes).
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { ErrorCode } from '../../shared/errors.ts';
 import { CairnError } from './errors.ts';
 import type { Logger } from './logger.ts';
@@ -32,9 +32,9 @@ export interface BackupService {
   /**
    * Shutdown: removes the copy of a backup being downloaded at once, and that of a copy still
    * being written as soon as the copy returns (removed earlier, SQLite would write a new file
-   * where it was); later calls to start() fail.
+   * where it was), and resolves then; later calls to start() fail.
    */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface BackupServiceOptions {
@@ -52,6 +52,8 @@ export function createBackupService(options: BackupServiceOptions): BackupServic
   let active: BackupFile | null = null;
   /** The copy of `active` is being written (its file must stay until the copy returns). */
   let copying = false;
+  /** Resolves when the copy being written has returned and its outcome was handled. */
+  let copyDone: Promise<void> = Promise.resolve();
   let closed = false;
 
   function shuttingDown(): CairnError {
@@ -83,12 +85,16 @@ export function createBackupService(options: BackupServiceOptions): BackupServic
       // Taken before the first await, so a second request sees it.
       active = file;
       copying = true;
+      let copied!: () => void;
+      copyDone = new Promise((resolve) => (copied = resolve));
       try {
         file.path = createBackupTempFile(options.dataDir);
         await options.maintenance.copyTo(file.path);
         copying = false;
-        file.size = (await stat(file.path)).size;
+        // Decided before anything else can run: shutdown waits for the copy to return, then
+        // goes on at once, and the copy must be gone by then.
         if (closed) throw shuttingDown();
+        file.size = statSync(file.path).size;
       } catch (err) {
         copying = false;
         file.release();
@@ -97,6 +103,8 @@ export function createBackupService(options: BackupServiceOptions): BackupServic
         throw new CairnError(ErrorCode.Internal, 'The backup could not be written.', {
           cause: err,
         });
+      } finally {
+        copied();
       }
       log.info('backup written', { bytes: file.size });
       return file;
@@ -104,6 +112,7 @@ export function createBackupService(options: BackupServiceOptions): BackupServic
     close() {
       closed = true;
       if (!copying) active?.release();
+      return copyDone;
     },
   };
 }

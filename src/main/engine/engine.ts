@@ -437,7 +437,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           } catch (err) {
             log.error('closing the server failed', { err });
           }
-          services.backups.close();
+          const backupsClosed = services.backups.close();
           await distiller.flush(3000).catch((err: unknown) => log.error('flush failed', { err }));
           distiller.stop();
           await background.drain(3000);
@@ -447,6 +447,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           anthropicUpstream?.close();
           await embedder.close().catch(() => {});
           await maintenance.close();
+          // A copy that was being written returned (or was given up) with the worker.
+          await backupsClosed;
           commitWatch.close();
           try {
             db.pragma('wal_checkpoint(TRUNCATE)');

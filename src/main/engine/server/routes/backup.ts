@@ -10,7 +10,9 @@ import type { EngineServices } from '../../services.ts';
 export function registerBackupRoutes(app: FastifyInstance, services: EngineServices): void {
   app.get('/memory/backup', async (_request, reply) => {
     const backup = await services.backups.start();
-    const stream = createReadStream(backup.path);
+    // 1 MiB reads instead of 64 KiB: a 300 MB download is 300 turns of this thread's event
+    // loop instead of 4,800, so requests served meanwhile wait behind fewer of them.
+    const stream = createReadStream(backup.path, { highWaterMark: 1024 * 1024 });
     // The one place the copy is removed once streaming started: the stream closes when the
     // download ends, fails, or the client leaves (fastify destroys it then, also when the
     // client left while the copy was being written).
