@@ -30,6 +30,7 @@ const modules: { section: string; file: string; name: string; entry: string }[] 
     name: 'memory read latency',
     entry: 'runMemoryLatencyBench',
   },
+  { section: 'backup', file: 'backup.ts', name: 'backup and /health', entry: 'runBackupBench' },
 ];
 
 function selected(section: string, only: string[]): boolean {
