@@ -1,6 +1,7 @@
 import type { MemorySection } from '../../../shared/api.ts';
 import type { ContextResult, EngineServices } from '../services.ts';
 import type { TranscriptMessage } from '../store/transcript.ts';
+import { stripSystemReminders } from '../memory/system-reminders.ts';
 import type { TranscriptWriter } from '../store/transcript-writer.ts';
 import type { BackgroundTasks } from './background.ts';
 import { recordMemoryActivity } from './memory-activity.ts';
@@ -102,9 +103,18 @@ export async function beginMemoryTurn(
   deps: MemoryTurnDeps,
   request: MemoryTurnRequest,
 ): Promise<MemoryTurn> {
-  const turn = await chooseMemoryTurn(deps, request);
-  recordMemoryActivity(deps, request, turn);
+  const own = { ...request, userText: userWords(request.userText) };
+  const turn = await chooseMemoryTurn(deps, own);
+  recordMemoryActivity(deps, own, turn);
   return turn;
+}
+
+/**
+ * The user's own words: a client's system-reminder blocks are neither recorded nor looked up
+ * (memory/system-reminders.ts). Only the text memory uses; the forwarded request keeps them.
+ */
+function userWords(text: string | null): string | null {
+  return text === null ? null : stripSystemReminders(text);
 }
 
 async function chooseMemoryTurn(

@@ -11,6 +11,7 @@ import { migration007 } from './migrations/007_memory_additions_and_response_cha
 import { migration009 } from './migrations/009_trash.ts';
 import { migration010 } from './migrations/010_agent_settings.ts';
 import { migration011 } from './migrations/011_memory_activity.ts';
+import { migration012 } from './migrations/012_scrub_private_response_chain.ts';
 
 export type Db = Database.Database;
 
@@ -35,6 +36,7 @@ export const migrations: readonly Migration[] = [
   migration009,
   migration010,
   migration011,
+  migration012,
 ].sort((a, b) => a.version - b.version);
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

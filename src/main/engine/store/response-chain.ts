@@ -1,6 +1,14 @@
 // OpenAI Responses' `previous_response_id` against an upstream that speaks only chat
 // completions (migration 007): each stored response holds the chat messages it added (its
 // input, then its output) and the response it continued.
+//
+// `<private>` spans never reach the disk (DESIGN §6): every string in the stored messages has
+// its spans replaced by `[private]` here, so no caller can forget it (migration 012 scrubbed the
+// rows stored before). That is the price of the promise: a request continuing a chain with
+// `previous_response_id` replays the history with `[private]` where the secret was, so the
+// model no longer sees it. A client that needs the model to keep seeing it sends the whole
+// history in `input` itself (with `store: false`); that request reaches the upstream as sent.
+import { stripPrivate } from '../memory/private.ts';
 import type { Db } from './migrate.ts';
 
 export interface StoredResponse {
@@ -23,6 +31,39 @@ interface ResponseRow {
   created_at: number;
 }
 
+/**
+ * A JSON value with `<private>` spans replaced in every string it holds (message contents,
+ * text parts, tool arguments and results); keys and structure stay. Spans are matched within
+ * one string, never across the JSON text, so an unclosed tag hides the rest of its own string
+ * and nothing else.
+ */
+function stripPrivateDeep(value: unknown): unknown {
+  if (typeof value === 'string') return stripPrivate(value);
+  if (Array.isArray(value)) return value.map(stripPrivateDeep);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, stripPrivateDeep(v)] as const),
+    );
+  }
+  return value;
+}
+
+/**
+ * The stored `messages` JSON with its private spans replaced. Text that is not JSON (never
+ * written by Cairn) is scrubbed as plain text.
+ */
+export function stripPrivateMessages(json: string): string {
+  // Every spelling of a tag holds the word, and JSON never escapes letters: a cheap pre-check.
+  if (!/private/iu.test(json)) return json;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return stripPrivate(json);
+  }
+  return JSON.stringify(stripPrivateDeep(parsed));
+}
+
 export function saveResponse(db: Db, response: StoredResponse): void {
   db.prepare(
     `INSERT OR REPLACE INTO response_chain
@@ -33,7 +74,7 @@ export function saveResponse(db: Db, response: StoredResponse): void {
     response.agentId,
     response.conversationId,
     response.previousId,
-    response.messages,
+    stripPrivateMessages(response.messages),
     response.createdAt,
   );
 }
@@ -73,4 +114,24 @@ export function loadResponseChain(
 /** Removes responses stored before `before` (ms since the epoch). */
 export function pruneResponses(db: Db, before: number): number {
   return db.prepare('DELETE FROM response_chain WHERE created_at < ?').run(before).changes;
+}
+
+/** The ids of the responses stored for one conversation of an agent (deleting it). */
+export function responseIdsOfConversation(
+  db: Db,
+  agentId: string,
+  conversationId: string,
+): string[] {
+  return db
+    .prepare('SELECT id FROM response_chain WHERE agent_id = ? AND conversation_id = ?')
+    .pluck()
+    .all(agentId, conversationId) as string[];
+}
+
+/** The ids of every response stored for an agent (deleting the agent). */
+export function responseIdsOfAgent(db: Db, agentId: string): string[] {
+  return db
+    .prepare('SELECT id FROM response_chain WHERE agent_id = ?')
+    .pluck()
+    .all(agentId) as string[];
 }

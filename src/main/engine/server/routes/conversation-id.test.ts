@@ -32,4 +32,18 @@ describe('deriveConversationId', () => {
     const d = deriveConversationId('a', [{ role: 'system', content: 'Translate to French' }]);
     expect(new Set([a, b, c, d]).size).toBe(4);
   });
+
+  it('hashes the first message with its private spans replaced, so no secret can be guessed back', () => {
+    const id = (content: unknown) =>
+      deriveConversationId('a', [{ role: 'user', content } as { role: string; content: string }]);
+    const secret = id('My PIN is <private>4417</private>, keep it');
+    expect(secret).toBe(id('My PIN is [private], keep it'));
+    expect(secret).toBe(id('My PIN is <private>9999</private>, keep it'));
+    expect(secret).not.toBe(id('My PIN is 4417, keep it'));
+    // Text parts and the whole-content fallback are scrubbed the same way.
+    expect(id([{ type: 'text', text: 'My PIN is <private>4417</private>, keep it' }])).toBe(secret);
+    const imageOnly = (caption: string) =>
+      id([{ type: 'image_url', image_url: { url: 'https://x/1.png' }, caption }]);
+    expect(imageOnly('<private>4417</private>')).toBe(imageOnly('<private>0000</private>'));
+  });
 });

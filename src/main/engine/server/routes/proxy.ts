@@ -4,6 +4,7 @@ import { ChatCompletionRequest } from '../../../../shared/api.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
 import type { MessageContent } from '../../memory/inject.ts';
+import { stripPrivate } from '../../memory/private.ts';
 import type { ChatMessageLike, EngineServices } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import {
@@ -61,13 +62,15 @@ export function messageText(message: ChatMessageLike | undefined): string {
  * `agentId:` + the first 16 hex of sha256(first user message): stable across resends, since
  * clients send the whole history every turn. A first message without text (image-only, or a
  * request with no user message) is hashed whole, so such conversations do not all collapse
- * into the id of the empty string.
+ * into the id of the empty string. `<private>` spans are replaced before hashing (DESIGN §6):
+ * the id is stored and shown, and the hash of a short secret could be guessed back.
+ * First messages that differ only inside private spans therefore share an id.
  */
 export function deriveConversationId(agentId: string, messages: ChatMessageLike[]): string {
   const first = messages.find((m) => m.role === 'user');
   const text = messageText(first);
   const basis = text !== '' ? text : JSON.stringify(first?.content ?? messages[0] ?? null);
-  const hash = createHash('sha256').update(basis).digest('hex').slice(0, 16);
+  const hash = createHash('sha256').update(stripPrivate(basis)).digest('hex').slice(0, 16);
   return `${agentId}:${hash}`;
 }
 
