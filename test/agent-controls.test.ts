@@ -60,6 +60,55 @@ describe('per-agent controls', () => {
     expect((await h.api('GET', '/agents/nobody')).status).toBe(404);
   });
 
+  it('a paused agent gets no memory and records nothing; its own budget caps the block', async () => {
+    await h.api('POST', '/memory/ingest', {
+      agent_id: 'writer',
+      conversation_id: 'c1',
+      turns: [
+        { user: 'My editor is Hana Kim and I live in Lisbon.', assistant: 'Noted.' },
+        { user: 'I write crime novels and drink green tea.', assistant: 'Nice.' },
+      ],
+    });
+    const ask = async (conversation: string) => {
+      const res = await fetch(`${h.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${h.token}`,
+          'content-type': 'application/json',
+          'x-osaurus-agent-id': 'writer',
+          'x-osaurus-conversation-id': conversation,
+        },
+        body: JSON.stringify({
+          model: 'm',
+          messages: [{ role: 'user', content: 'Where do I live?' }],
+        }),
+      });
+      expect(res.status).toBe(200);
+      const sent = h.upstream.chatRequests().at(-1)?.body as { messages: { content: string }[] };
+      return { header: res.headers.get('x-cairn-memory') ?? '', sent: sent.messages[0]!.content };
+    };
+    const transcriptCount = async () =>
+      (await h.api<{ total: number }>('GET', '/memory/transcript?agent_id=writer')).body.total;
+
+    const before = await ask('q1');
+    expect(before.header).toMatch(/^injected/);
+    expect(before.sent).toContain('Lisbon');
+
+    await h.api('PATCH', '/agents/writer', { paused: true });
+    await h.idle();
+    const rows = await transcriptCount();
+    const paused = await ask('q2');
+    expect(paused.header).toBe('none; reason=memory-paused');
+    expect(paused.sent).toBe('Where do I live?');
+    await h.idle();
+    expect(await transcriptCount()).toBe(rows);
+
+    await h.api('PATCH', '/agents/writer', { paused: false, memory_budget_tokens: 100 });
+    const small = await ask('q3');
+    expect(small.header).toMatch(/^injected; tokens=(\d+)/);
+    expect(Number(/tokens=(\d+)/.exec(small.header)![1])).toBeLessThanOrEqual(100);
+  });
+
   it("keeps an agent's episodes by its own retention", async () => {
     for (const agent of ['keep', 'short']) {
       await h.api('POST', '/memory/ingest', {

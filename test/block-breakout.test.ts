@@ -156,7 +156,7 @@ function expectOneSafeBlock(text: string): string {
   expect(lines[0]).toBe('[Memory]');
   expect(lines.at(-1)).toBe('[/Memory]');
   for (const line of lines.slice(1, -1)) {
-    const ours = line.startsWith('- ') || line.startsWith('Current date: ') || TITLES.has(line);
+    const ours = line.startsWith('- ') || TITLES.has(line);
     expect(ours, line).toBe(true);
   }
   expect(sectionLikeLines(block).filter((l) => !TITLES.has(l))).toEqual([]);

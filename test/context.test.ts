@@ -61,7 +61,8 @@ describe('POST /memory/context', () => {
   it('previews the block for a memory question without bumping usage', async () => {
     const r = await context('sam', 'When did Caroline go to the LGBTQ support group?');
     expect(r.section).toBe('episode');
-    expect(r.block).toMatch(/^\[Memory\]\nCurrent date: \d{4}-\d{2}-\d{2}\n/);
+    expect(r.block).toMatch(/^\[Memory\]\n## /);
+    expect(r.block).not.toMatch(/Current date|\d{2}:\d{2}/); // no per-request value
     expect(r.block).toContain('- The user is called Sam');
     expect(r.block).toContain(
       '[2024-05-08] Caroline: I went to a LGBTQ support group yesterday and it was so powerful.',
@@ -113,9 +114,10 @@ describe('memory injection on /v1/chat/completions', () => {
     };
     expect(sent.messages[0]).toEqual({ role: 'system', content: 'You are helpful.' });
     const user = sent.messages[1]?.content ?? '';
-    expect(user.startsWith('[Memory]\nCurrent date: ')).toBe(true);
+    // After the user's words (DESIGN §9: the newest user message ends with the block).
+    expect(user.startsWith(`${question}\n\n[Memory]\n## `)).toBe(true);
     expect(user).toContain('Melanie runs a pottery workshop with her kids');
-    expect(user.endsWith(`[/Memory]\n\n${question}`)).toBe(true);
+    expect(user.endsWith('[/Memory]')).toBe(true);
     await h.idle();
     expect(getPinned(h.services.db, 'sam', factId)?.use_count).toBe(1);
   });

@@ -60,8 +60,11 @@ async function ask(agent: string, conversation: string, content: string): Promis
   return sent.messages.at(-1)?.content ?? '';
 }
 
-const memoryBlock = (sent: string) =>
-  sent.startsWith('[Memory]') ? sent.slice(0, sent.indexOf('[/Memory]') + '[/Memory]'.length) : '';
+/** The block Cairn added after the user's words ('' when none). */
+const memoryBlock = (sent: string) => {
+  const at = sent.indexOf('\n\n[Memory]\n');
+  return at === -1 ? '' : sent.slice(at + 2, sent.indexOf('[/Memory]', at) + '[/Memory]'.length);
+};
 
 const settings = async (patch: Record<string, unknown>) =>
   expect((await h.api('PUT', '/settings', patch)).status).toBe(200);
@@ -80,7 +83,7 @@ describe('issue 3: Ada at Acme, heuristic distiller, real server', () => {
       const block = memoryBlock(sent);
       expect(block).toContain('Acme');
       expect(countTokens(block)).toBeLessThanOrEqual(budget);
-      expect(sent.endsWith(`[/Memory]\n\n${question}`)).toBe(true);
+      expect(sent.startsWith(`${question}\n\n[Memory]`)).toBe(true);
     }
     await settings({ memoryBudgetTokens: 800 });
 

@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorKind, VectorService } from '../services.ts';
 import { deleteAgentActivity } from '../store/memory-activity.ts';
+import { addForgotten, factContents, unforgetTrashEntry } from '../store/forgotten.ts';
 import type { Db } from '../store/migrate.ts';
 import {
   allRowIdsOfAgent,
@@ -24,6 +25,9 @@ import {
   type TrashEntryRecord,
   type TrashTable,
 } from '../store/trash.ts';
+
+/** Deletions that are the user forgetting facts (not eviction, pruning or a conversation). */
+const FORGETTING: ReadonlySet<string> = new Set(['fact', 'selection']);
 
 /** Rows moved per transaction: a few milliseconds of work each on this machine. */
 export const DELETE_BATCH = 250;
@@ -119,6 +123,12 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
     selection: Selection,
   ): Promise<DeletionResult | null> {
     const trashId = createTrashEntry(db, { agentId, kind, label, now: clock.now() });
+    // Facts the user forgot (one, or a selection): their wording stays out of later blocks
+    // too (memory/suppress.ts). Evicted facts and deleted conversations are not forgotten
+    // wording: the user did not say "forget this".
+    const forgottenFacts = FORGETTING.has(kind)
+      ? factContents(db, agentId, selection.pinned_facts ?? [])
+      : [];
     const counts: DeletionResult['counts'] = {};
     for (const table of MOVE_ORDER) {
       const ids = selection[table];
@@ -137,6 +147,7 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
       restoreTrashEntry(db, trashId); // empty: removes the entry
       return null;
     }
+    if (forgottenFacts.length > 0) addForgotten(db, agentId, forgottenFacts, trashId, clock.now());
     log.info('moved to trash', { kind, trashId, rows: entry.itemCount });
     return { trashId, counts };
   }
@@ -144,6 +155,8 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
   async function restore(trashId: number): Promise<TrashEntryRecord | null> {
     const entry = getTrashEntry(db, trashId);
     if (!entry) return null;
+    // Before the entry goes (its removal unlinks the forgotten wording from it).
+    unforgetTrashEntry(db, trashId);
     const result = restoreTrashEntry(db, trashId);
     if (!result) return null;
     log.info('restored from trash', { trashId, rows: entry.itemCount });

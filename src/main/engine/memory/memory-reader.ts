@@ -21,6 +21,9 @@ import {
 } from '../store/search.ts';
 import { classifyHeuristic, classifyWithLlm, nameSet, type GateContext } from './gate.ts';
 import { planMemoryBlock } from './planner.ts';
+import { forgottenWording } from './suppress.ts';
+import { forgottenWordings } from '../store/forgotten.ts';
+import { getAgentSettings } from '../store/agent-settings.ts';
 import { preloadTokenizer } from './tokens.ts';
 import { createTermStats, searchMemory, type SearchDeps } from './search.ts';
 
@@ -159,10 +162,18 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
         agentId,
         message,
         section,
-        budgetTokens: settings.memoryBudgetTokens,
+        // An agent's own budget (its controls) wins over the global one.
+        budgetTokens:
+          getAgentSettings(deps.db, agentId).memoryBudgetTokens ?? settings.memoryBudgetTokens,
         bumpUsage: options.bumpUsage !== false,
         presence,
         ...(gateCtx.people ? { speakers: gateCtx.people } : {}),
+        forgotten: forgottenWordings(deps.db, agentId)
+          .map(forgottenWording)
+          .filter((f) => f !== null),
+        ...(deps.relationsOf && section !== 'transcript'
+          ? { relations: deps.relationsOf(message) }
+          : {}),
       });
       log.debug('context built', {
         section: result.section,
@@ -231,6 +242,7 @@ function cachingVectors(inner: VectorService, clock: Clock): VectorService {
   const cache = new Map<string, { at: number; hits: { id: number; score: number }[] }>();
   return {
     isReady: () => inner.isReady(),
+    activeModel: () => inner.activeModel(),
     indexRows: (kind, rows) => inner.indexRows(kind, rows),
     remove: (kind, id) => {
       cache.clear();

@@ -49,7 +49,6 @@ describe('planMemoryBlock', () => {
     expect(r.block).toBe(
       [
         '[Memory]',
-        `Current date: ${localDate(NOW)}`,
         '## About the user',
         '- Name: Sam',
         '## Conversation excerpts',
@@ -101,7 +100,7 @@ describe('planMemoryBlock', () => {
       expect(r.block).not.toBe('');
       expect(countTokens(r.block)).toBeLessThanOrEqual(budget);
       expect(r.tokens).toBeLessThanOrEqual(budget);
-      expect(r.block.startsWith('[Memory]\nCurrent date: ')).toBe(true);
+      expect(r.block.startsWith('[Memory]\n## ')).toBe(true);
       expect(r.block.endsWith('\n[/Memory]')).toBe(true);
     }
   });
@@ -269,7 +268,7 @@ describe('facts about the question', () => {
 
 describe('fitBlock', () => {
   it("returns '' when no line fits", () => {
-    expect(fitBlock('2025-01-01', [{ title: 'Facts', lines: [] }], 800)).toEqual({
+    expect(fitBlock([{ title: 'Facts', lines: [] }], 800)).toEqual({
       block: '',
       used: [],
       tokens: 0,
@@ -292,7 +291,6 @@ describe('fitBlock', () => {
     }));
     for (let budget = 100; budget <= 1200; budget += 37) {
       const r = fitBlock(
-        '2025-01-01',
         [
           { title: 'About the user', lines: lines.slice(0, 3) },
           { title: 'Facts', lines: lines.slice(3, 20) },

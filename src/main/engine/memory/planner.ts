@@ -1,10 +1,15 @@
 // The planner (DESIGN §5 step 4, §7): fetches the section the gate chose, complements it with
 // a few conversation lines when the budget allows, always adds the identity overrides, fits
 // everything under memoryBudgetTokens with the real token count, and builds the block:
-//   [Memory]\nCurrent date: YYYY-MM-DD\n## <Section>\n- <line>\n...\n[/Memory]
+//   [Memory]\n## <Section>\n- <line>\n...\n[/Memory]
+// The block holds no per-request value (DESIGN §9: no current date or time), so the same
+// memory gives the same bytes and a provider's prompt cache keeps working; a line carries a
+// date only where time is part of what it says (a conversation turn or episode).
 import type { ActivitySource, MemorySection } from '../../../shared/api.ts';
 import type { ContextResult } from '../services.ts';
 import { getIdentity } from '../store/identity.ts';
+import { factsByRelation } from '../store/pinned.ts';
+import { statesForgotten, type ForgottenWording } from './suppress.ts';
 import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
 import { searchScope, speakerOf, type RankedHit, type SearchDeps } from './search.ts';
 import { neutraliseLine } from './neutralise.ts';
@@ -27,7 +32,22 @@ export interface PlanInput {
    * label is taken as a speaker.
    */
   speakers?: ReadonlySet<string>;
+  /**
+   * The relations of typed facts the message asks about by word meaning, best first
+   * (memory/relations.ts): facts with them come first, even when they share no word with the
+   * question ("Who is my boss?" → manager → "User's manager is Priya Raman").
+   */
+  relations?: readonly { relation: string; score: number }[];
+  /** Facts the user forgot: no line that states one goes into the block. */
+  forgotten?: readonly ForgottenWording[];
 }
+
+/** A relation counts as asked about from this word-meaning score (of its best words). */
+const RELATION_ASKED = 0.3;
+/** At most this many relations are looked up for one question (the best ones). */
+const RELATIONS_ASKED = 2;
+/** Typed facts of the asked relations put first, at most. */
+const TYPED_FACTS = 6;
 
 export const SECTION_TITLES = {
   identity: 'About the user',
@@ -115,7 +135,10 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     }));
     groups.push(hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)));
   } else if (section === 'pinned') {
-    const facts = !(input.presence?.pinned ?? true)
+    const hasFacts = input.presence?.pinned ?? true;
+    const asked = askedRelations(input.relations);
+    const typed = hasFacts ? typedFactHits(deps, agentId, asked) : [];
+    const facts = !hasFacts
       ? []
       : await searchScope(deps, {
           agentId,
@@ -124,7 +147,15 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
           topK: 10,
           likeFallback: false,
         });
-    const relevant = aboutTheQuestion(facts, message, input.speakers);
+    const typedIds = new Set(typed.map((h) => h.id));
+    const relevant = [
+      ...typed,
+      ...aboutTheQuestion(
+        facts.filter((h) => !typedIds.has(h.id)),
+        message,
+        input.speakers,
+      ),
+    ];
     groups.push({
       ...hitGroup(SECTION_TITLES.pinned, relevant, (h) => plainLine(h.content)),
       ...(input.presence?.transcript === false ? {} : { share: PRIMARY_SHARE }),
@@ -161,16 +192,24 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       topK: transcriptWanted,
       likeFallback: false,
     });
+    // The user's own earlier message with the same words (the question asked again) is no
+    // memory: it answers nothing.
+    const asked = words(message).join(' ');
+    const answers = lines.filter((h) => h.role !== 'user' || words(h.content).join(' ') !== asked);
     groups.push(
-      hitGroup(SECTION_TITLES.transcript, lines, (h) => transcriptLine(h, input.speakers)),
+      hitGroup(SECTION_TITLES.transcript, answers, (h) => transcriptLine(h, input.speakers)),
     );
   }
 
-  const { block, used, tokens, lines } = fitBlock(
-    localDate(deps.clock.now()),
-    groups,
-    input.budgetTokens,
-  );
+  const forgotten = input.forgotten ?? [];
+  const visible =
+    forgotten.length === 0
+      ? groups
+      : groups.map((g) => ({
+          ...g,
+          lines: g.lines.filter((l) => !statesForgotten(l.text, forgotten)),
+        }));
+  const { block, used, tokens, lines } = fitBlock(visible, input.budgetTokens);
   if (block === '') return { section, block: '', tokens: 0 };
 
   if (input.bumpUsage !== false) {
@@ -183,6 +222,34 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
   return { section, block, tokens, lines };
 }
 
+/** The relations a question asks about: the best ones above RELATION_ASKED. */
+function askedRelations(relations: PlanInput['relations']): string[] {
+  return (relations ?? [])
+    .filter((r) => r.score >= RELATION_ASKED)
+    .slice(0, RELATIONS_ASKED)
+    .map((r) => r.relation);
+}
+
+/** Typed facts of the asked relations, best relation first, each newest first. */
+function typedFactHits(deps: SearchDeps, agentId: string, relations: string[]): RankedHit[] {
+  if (relations.length === 0) return [];
+  const facts = factsByRelation(deps.db, agentId, relations, TYPED_FACTS * 2);
+  const rank = (r: string | null) => (r === null ? relations.length : relations.indexOf(r));
+  return facts
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(a.f.relation) - rank(b.f.relation) || a.i - b.i)
+    .slice(0, TYPED_FACTS)
+    .map(({ f }) => ({
+      id: f.id,
+      content: f.content,
+      created_at: f.created_at,
+      conversation_id: f.conversation_id ?? null,
+      role: null,
+      score: 0,
+      scope: 'pinned' as const,
+    }));
+}
+
 function hitGroup(title: string, hits: RankedHit[], render: (h: RankedHit) => string): Group {
   return { title, lines: hits.map((hit, i) => ({ text: render(hit), hit, order: i })) };
 }
@@ -191,10 +258,9 @@ function hitGroup(title: string, hits: RankedHit[], render: (h: RankedHit) => st
  * Lays the groups out under the budget: lines are taken in relevance order across groups
  * (group by group), each cut to MAX_LINE_TOKENS; conversation lines are then shown in time
  * order. The final block is re-counted and trimmed so it never exceeds the budget. '' when no
- * line fits (a block with only the date is never injected).
+ * line fits.
  */
 export function fitBlock(
-  date: string,
   groups: Group[],
   budgetTokens: number,
 ): {
@@ -204,7 +270,7 @@ export function fitBlock(
   /** The block's lines in order, with where each came from. */
   lines: { text: string; source: ActivitySource }[];
 } {
-  const head = `[Memory]\nCurrent date: ${date}`;
+  const head = '[Memory]';
   const tail = '[/Memory]';
   let spent = countTokens(`${head}\n${tail}`);
   const chosen = new Map<Group, Group['lines']>();

@@ -7,6 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorKind, VectorService } from '../services.ts';
 import type { Db } from '../store/migrate.ts';
+import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
 import {
   ftsDocumentFrequency,
   ftsRowCount,
@@ -60,6 +61,19 @@ export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = {
 const MIN_NEIGHBOUR_WORDS = 3;
 /** Reciprocal rank fusion constant (Cormack et al. 2009). */
 const RRF_K = 60;
+/**
+ * How much the vector list counts against the lexical one in the fusion, by the embedder
+ * that serves search. A sentence model carries a message's meaning: its list counts as much
+ * as BM25's. Static word vectors average word meanings: that finds a fact asked about in other
+ * words, but blurs a conversation turn into its topic, and on transcript turns it only took
+ * places from better lexical hits (`npm run bench -- locomo`, production defaults: recall@10
+ * 0.757 without them, 0.743 at weight 0.25, 0.527 at 1), so there they are not searched.
+ */
+export const STATIC_VECTOR_WEIGHTS: Readonly<Record<FtsScope, number>> = {
+  transcript: 0,
+  episodes: 0.5,
+  pinned: 1,
+};
 /** MMR trade-off: 1 = relevance only. High, because dropping a relevant line costs more than
  *  showing two similar ones. */
 const MMR_LAMBDA = 0.8;
@@ -176,16 +190,20 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
   }
 
   // 3. Vector list, fused with the lexical one by reciprocal rank.
-  const wantVectors = q.useVectors !== false && deps.vectors?.isReady() === true;
+  const vectorWeight = !deps.vectors?.isReady()
+    ? 0
+    : deps.vectors.activeModel() === WORD_VECTORS_MODEL_ID
+      ? STATIC_VECTOR_WEIGHTS[scope]
+      : 1;
   let fused: { hit: StoredHit; score: number }[];
-  if (wantVectors && deps.vectors && q.query.trim() !== '') {
+  if (q.useVectors !== false && vectorWeight > 0 && deps.vectors && q.query.trim() !== '') {
     let vectorHits: { id: number; score: number }[] = [];
     try {
       vectorHits = await deps.vectors.search(q.agentId, kindOf[scope], q.query, topK * 3);
     } catch (err) {
       deps.logger?.warn('vector search failed; using full-text only', { error: err });
     }
-    fused = fuse(deps.db, scope, q.agentId, lexical, vectorHits, since);
+    fused = fuse(deps.db, scope, q.agentId, lexical, vectorHits, since, vectorWeight);
   } else {
     fused = [...lexical.values()].map((h) => ({ hit: h, score: h.rel }));
   }
@@ -402,6 +420,7 @@ function fuse(
   lexical: Map<number, StoredHit & { rel: number }>,
   vectorHits: { id: number; score: number }[],
   since: number | null,
+  vectorWeight: number,
 ): { hit: StoredHit; score: number }[] {
   const scores = new Map<number, number>();
   const lexicalOrder = [...lexical.values()].sort((a, b) => b.rel - a.rel);
@@ -414,7 +433,7 @@ function fuse(
   }
   vectorHits
     .filter((v) => rows.has(v.id))
-    .forEach((v, i) => scores.set(v.id, (scores.get(v.id) ?? 0) + 1 / (RRF_K + i + 1)));
+    .forEach((v, i) => scores.set(v.id, (scores.get(v.id) ?? 0) + vectorWeight / (RRF_K + i + 1)));
   return [...scores.entries()].map(([id, score]) => ({ hit: rows.get(id) as StoredHit, score }));
 }
 

@@ -1,3 +1,4 @@
+import { getAgentSettings } from '../store/agent-settings.ts';
 import type { MemorySection } from '../../../shared/api.ts';
 import type { ContextResult, EngineServices } from '../services.ts';
 import type { TranscriptMessage } from '../store/transcript.ts';
@@ -48,6 +49,12 @@ export interface MemoryTurnRequest {
   recordUser: boolean;
   /** When the request arrived (the user row's created_at). */
   startedAt: number;
+  /**
+   * The request's `model` when the OpenAI-compatible upstream answers it: in auto mode the
+   * distiller uses it as the Core Model (memory/core-model.ts). Omitted for a pass-through to
+   * another upstream, whose model names the OpenAI-compatible one may not know.
+   */
+  model?: string | null;
   /** The client went away: the memory lookup stops (and rejects with an AbortError). */
   signal?: AbortSignal;
 }
@@ -123,6 +130,8 @@ async function chooseMemoryTurn(
 ): Promise<MemoryTurn> {
   const { services } = deps;
   if (!services.settings.get().enabled) return PAUSED;
+  // An agent whose memory the user paused: nothing injected, nothing recorded.
+  if (getAgentSettings(services.db, request.agentId).paused) return PAUSED;
   const recordAnswer = (answer: () => string | null): void => {
     deps.background.runWhenQuiet(`record-${request.protocol}-turn`, () => {
       const text = answer();
@@ -156,6 +165,7 @@ async function chooseMemoryTurn(
     };
   } catch (err) {
     if (request.signal?.aborted) throw err;
+    services.dbHealth.noteError(err);
     services.logger
       .child('memory-turn')
       .error('building the memory context failed; forwarding without memory', {
@@ -187,7 +197,7 @@ async function recordTurn(
     messages,
     now: services.clock.now(),
   });
-  services.distiller.notifyTurn(request.agentId, request.conversationId);
+  services.distiller.notifyTurn(request.agentId, request.conversationId, request.model);
   if (services.vectors) {
     await services.vectors.indexRows(
       'transcript',

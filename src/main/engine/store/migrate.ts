@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3-multiple-ciphers';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError } from '../errors.ts';
+import type { Db } from './db.ts';
 import { migration001 } from './migrations/001_initial.ts';
 import { migration002 } from './migrations/002_stemmed_fts.ts';
 import { migration003 } from './migrations/003_drop_unstemmed_transcript_fts.ts';
@@ -12,8 +12,10 @@ import { migration009 } from './migrations/009_trash.ts';
 import { migration010 } from './migrations/010_agent_settings.ts';
 import { migration011 } from './migrations/011_memory_activity.ts';
 import { migration012 } from './migrations/012_scrub_private_response_chain.ts';
+import { migration013 } from './migrations/013_forgotten.ts';
 
-export type Db = Database.Database;
+// Shipped migrations import Db from here and are never edited, so the type stays reachable.
+export type { Db } from './db.ts';
 
 export interface Migration {
   version: number;
@@ -37,6 +39,7 @@ export const migrations: readonly Migration[] = [
   migration010,
   migration011,
   migration012,
+  migration013,
 ].sort((a, b) => a.version - b.version);
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;
