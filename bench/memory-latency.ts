@@ -13,8 +13,9 @@ import { tempDatabase } from '../test/helpers/temp-db.ts';
 import { systemClock } from '../src/main/engine/clock.ts';
 import { silentLogger } from '../src/main/engine/logger.ts';
 import { createMemoryReader } from '../src/main/engine/memory/memory-reader.ts';
-import type { Db } from '../src/main/engine/store/migrate.ts';
+import type { Db } from '../src/main/engine/store/db.ts';
 import { recordTurn } from '../src/main/engine/store/transcript.ts';
+import { createUpstreamClient } from '../src/main/engine/upstream/upstream-client.ts';
 import { defaultSettings } from '../src/shared/settings.ts';
 import { defaultLocomoPath } from './locomo.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
@@ -120,11 +121,16 @@ export async function runMemoryLatencyBench(
 
 async function searchLatency(print: Print, corpus: Corpus, queries: string[]): Promise<void> {
   const t = tempDatabase();
+  const settings = { get: () => defaultSettings };
   try {
     const reader = createMemoryReader({
       db: t.db,
-      settings: { get: () => defaultSettings },
-      upstream: { baseUrl: () => null, complete: () => Promise.reject(new Error('no upstream')) },
+      settings,
+      upstream: createUpstreamClient({
+        settings,
+        logger: silentLogger,
+        config: { useSettingsProviders: false },
+      }),
       vectors: null,
       logger: silentLogger,
       clock: systemClock,

@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listEpisodes } from '../src/main/engine/store/episodes.ts';
 import { getIdentity } from '../src/main/engine/store/identity.ts';
-import type { Db } from '../src/main/engine/store/migrate.ts';
+import type { Db } from '../src/main/engine/store/db.ts';
 import { listPinned } from '../src/main/engine/store/pinned.ts';
 import { listProcessingLog } from '../src/main/engine/store/processing-log.ts';
 import { listSignals } from '../src/main/engine/store/signals.ts';

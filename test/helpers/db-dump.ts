@@ -2,7 +2,7 @@
 // (virtual FTS5 tables and their shadow tables `%_data`, `%_idx`, `%_docsize`, `%_config`
 // included), each text and blob column. FTS5 keeps its terms lower-cased inside binary
 // blobs, so blobs are compared case-insensitively byte for byte.
-import type { Db } from '../../src/main/engine/store/migrate.ts';
+import type { Db } from '../../src/main/engine/store/db.ts';
 
 /** `table.column` of every value that holds `needle` (empty when none does). */
 export function findInDatabase(db: Db, needle: string): string[] {

@@ -1,7 +1,7 @@
 // Makes a database large (tests and benches of whole-file work: backups, integrity checks)
 // quickly: rows of random bytes in a table of their own, written by SQLite itself in one
 // statement. Random bytes, so the size on disk is what was asked for.
-import type { Db } from '../../src/main/engine/store/migrate.ts';
+import type { Db } from '../../src/main/engine/store/db.ts';
 
 /**
  * Bytes per row: one row fills one 4 KiB page (SQLCipher reserves 80 bytes of each for its IV

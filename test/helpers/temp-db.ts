@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../../src/main/engine/store/open.ts';
-import type { Db } from '../../src/main/engine/store/migrate.ts';
+import type { Db } from '../../src/main/engine/store/db.ts';
 
 /** A fresh temporary directory, removed by the returned cleanup. */
 export function tempDir(prefix = 'cairn-test-'): { dir: string; cleanup: () => void } {

@@ -8,7 +8,7 @@ import { classifyStorageError, createDbHealth, type DbHealthOptions } from './db
 import { CairnError } from './errors.ts';
 import { createLogger } from './logger.ts';
 import { dataVersion, quickCheck } from './store/integrity.ts';
-import type { Db } from './store/migrate.ts';
+import type { Db } from './store/db.ts';
 import { openDatabase } from './store/open.ts';
 
 const logger = createLogger({ level: 'silent' });

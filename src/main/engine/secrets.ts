@@ -37,7 +37,7 @@ import {
   keyOpensDatabase,
   rekeyDatabase,
 } from './store/database-file.ts';
-import type { Db } from './store/migrate.ts';
+import type { Db } from './store/db.ts';
 
 export const KEYCHAIN_SERVICE = 'Cairn';
 export const KEY_FILE_NAME = 'db.key';

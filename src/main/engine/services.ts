@@ -16,8 +16,17 @@ import type { Clock } from './clock.ts';
 import type { DbHealth } from './db-health.ts';
 import type { Logger } from './logger.ts';
 import type { DeletionService } from './memory/deletion.ts';
-import type { Db } from './store/migrate.ts';
+import type { Db } from './store/db.ts';
+import type {
+  ForwardRequest,
+  UpstreamResponse,
+  UpstreamTarget,
+} from './upstream/upstream-client.ts';
+import type { VectorKind } from './vector/vector-index.ts';
 import type { WordVectors } from './vector/word-vectors.ts';
+
+// Declared with the index that stores vectors by kind; part of the VectorService contract.
+export type { VectorKind };
 
 export interface SettingsService {
   get(): Settings;
@@ -53,8 +62,21 @@ export interface CompletionResult {
 export interface UpstreamClient {
   /** Resolved from settings on every call (providers can change at runtime). */
   baseUrl(): string | null;
+  /** Where requests go now, with the API key; null when no provider is configured. */
+  target(): UpstreamTarget | null;
+  /** Answer-headers / inter-chunk timeout in ms. */
+  timeoutMs(): number;
   /** A one-shot completion, used for distillation and the llm gate. Throws CairnError. */
   complete(options: CompletionOptions): Promise<CompletionResult>;
+  /**
+   * Sends a request and resolves with the provider's answer when it answered 2xx (any status
+   * with `anyStatus`). Throws CairnError: no_upstream_configured, upstream_unavailable,
+   * upstream_timeout, or upstream_error (4xx keeps the provider's status and message; 5xx
+   * becomes 502).
+   */
+  forward(request: ForwardRequest): Promise<UpstreamResponse>;
+  /** Closes kept-alive connections (engine shutdown). */
+  close(): void;
 }
 
 export interface ContextResult {
@@ -105,13 +127,9 @@ export interface EmbedderStatus {
   wordVectors(): WordVectors | null;
 }
 
-export type VectorKind = 'transcript' | 'episode' | 'pinned';
-
 /** Embedding-backed search (vector/vector-service.ts). Absent or not ready → FTS5 only. */
 export interface VectorService {
   isReady(): boolean;
-  /** The model whose vectors serve search now (sentence model or static word vectors). */
-  activeModel(): string | null;
   /** Embed and store (BLOB in the encrypted db) + add to the in-memory index. */
   indexRows(kind: VectorKind, rows: { id: number; agentId: string; text: string }[]): Promise<void>;
   remove(kind: VectorKind, id: number): void;

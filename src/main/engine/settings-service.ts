@@ -8,7 +8,7 @@ import {
 import { CairnError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { SettingsService } from './services.ts';
-import type { Db } from './store/migrate.ts';
+import type { Db } from './store/db.ts';
 import { loadSettings, saveSettings } from './store/settings.ts';
 
 export interface SettingsServiceOptions {

@@ -6,7 +6,7 @@ import { silentLogger } from '../logger.ts';
 import { createSettingsService } from '../settings-service.ts';
 import { listRuns } from '../store/consolidation.ts';
 import { getEpisode, insertEpisode } from '../store/episodes.ts';
-import type { Db } from '../store/migrate.ts';
+import type { Db } from '../store/db.ts';
 import { getPinned, insertPinned } from '../store/pinned.ts';
 import { listProcessingLog } from '../store/processing-log.ts';
 import { recordTurn } from '../store/transcript.ts';

@@ -52,7 +52,7 @@ import {
 import { getAgentSettings } from '../store/agent-settings.ts';
 import { getEpisode } from '../store/episodes.ts';
 import { getMeta, setMeta } from '../store/meta.ts';
-import type { Db } from '../store/migrate.ts';
+import type { Db } from '../store/db.ts';
 import { logProcessing, pruneProcessingLog } from '../store/processing-log.ts';
 import type { DeletionService } from './deletion.ts';
 import { STOP_WORDS, words } from './text.ts';

@@ -11,7 +11,7 @@ import { silentLogger } from '../logger.ts';
 import { createSettingsService } from '../settings-service.ts';
 import { listEpisodes } from '../store/episodes.ts';
 import { getIdentity } from '../store/identity.ts';
-import type { Db } from '../store/migrate.ts';
+import type { Db } from '../store/db.ts';
 import { listPinned } from '../store/pinned.ts';
 import { listProcessingLog } from '../store/processing-log.ts';
 import { listSignals } from '../store/signals.ts';

@@ -12,7 +12,7 @@
 import type { Digest, PinnedCandidate } from '../../../shared/digest.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorService } from '../services.ts';
-import type { Db } from '../store/migrate.ts';
+import type { Db } from '../store/db.ts';
 import { upsertConversationEpisode } from '../store/episodes.ts';
 import { appendIdentityOverrides, reviseIdentityOverride } from '../store/identity.ts';
 import {

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../../shared/errors.ts';
 import type { Activity } from '../activity.ts';
 import { CairnError } from '../errors.ts';
-import type { EngineServices } from '../services.ts';
+import type { EngineServices, UpstreamClient } from '../services.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './background.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.ts';
@@ -24,7 +24,6 @@ import { registerActivityRoutes } from './routes/activity.ts';
 import { registerEmbedderRoutes } from './routes/embedder.ts';
 import { registerSecurity } from './security.ts';
 import { createInlineTranscriptWriter, type TranscriptWriter } from '../store/transcript-writer.ts';
-import type { ProviderClient } from '../upstream/upstream-client.ts';
 import { registerStaticUi } from './static-ui.ts';
 
 declare module 'fastify' {
@@ -59,9 +58,9 @@ export interface AppOptions {
    */
   activity?: Activity;
   /** Ollama's native API upstream; absent: /api/* is translated to the OpenAI upstream. */
-  ollamaUpstream?: ProviderClient | null;
+  ollamaUpstream?: UpstreamClient | null;
   /** Anthropic upstream; absent: /v1/messages is translated to the OpenAI upstream. */
-  anthropicUpstream?: ProviderClient | null;
+  anthropicUpstream?: UpstreamClient | null;
   /** The OpenAI upstream speaks /responses: pass Responses requests through (else translate). */
   upstreamResponses?: boolean;
 }

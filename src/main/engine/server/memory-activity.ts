@@ -2,7 +2,7 @@ import type { ActivitySource } from '../../../shared/api.ts';
 import { pinnedFactsStating } from '../store/identity-sources.ts';
 import { getIdentity } from '../store/identity.ts';
 import { insertActivity } from '../store/memory-activity.ts';
-import type { Db } from '../store/migrate.ts';
+import type { Db } from '../store/db.ts';
 import { bumpPinnedUsage } from '../store/search.ts';
 import {
   memoryHeaderValue,

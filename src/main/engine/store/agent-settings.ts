@@ -1,4 +1,4 @@
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 // Per-agent controls (migration 010). Null fields fall back to the global settings.
 

@@ -1,5 +1,5 @@
 import type { AgentSummary } from '../../../shared/api.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 // GET /agents: one GROUP BY per table, each answered from an index that covers it
 // (transcript_agent_created, episodes_agent_conversation_at, pinned_facts_agent_status,

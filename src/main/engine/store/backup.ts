@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 /** Temporary copies are `.backup-<uuid>.sqlite` in the data folder (same disk and permissions). */
 const TEMP_FILE =

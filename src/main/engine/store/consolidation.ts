@@ -2,7 +2,7 @@
 // rules live in memory/consolidator.ts; these functions only read and write rows. Every query
 // on memory rows is scoped by agent_id.
 import type { ConsolidationCounts } from '../../../shared/api.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 import { parseJsonList } from './episodes.ts';
 
 // ---------- runs ----------

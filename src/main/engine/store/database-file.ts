@@ -49,7 +49,7 @@ import { basename, dirname, join } from 'node:path';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 import { openDatabase } from './open.ts';
 
 export const DATABASE_FILE_NAME = 'memory.sqlite';

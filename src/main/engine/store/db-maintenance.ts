@@ -9,7 +9,7 @@ import type {
   MaintenanceResponse,
 } from './db-maintenance-worker.ts';
 import { quickCheck } from './integrity.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 /**
  * Long reads of the whole database (an encrypted copy, an integrity check) on a worker

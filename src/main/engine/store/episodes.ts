@@ -2,7 +2,7 @@
 // are ms since the epoch. FTS and vector rows follow by trigger (001). Every query is scoped
 // by agent_id. Every text written here has its `<private>` spans replaced first (DESIGN §6).
 import { stripPrivate } from '../memory/private.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 export interface EpisodeRecord {
   id: number;

@@ -2,7 +2,7 @@
 // counts as a use of its fact). The distiller stores an identity fact both as an override and
 // as a pinned fact with the same text, and the planner drops the fact's line as a repeat of
 // the override's, so the fact itself is never "used" unless the override is traced back to it.
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 /** Letters and digits of a text: what the FTS phrase is made of. */
 const WORD = /[\p{L}\p{N}]+/gu;

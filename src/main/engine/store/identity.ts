@@ -2,7 +2,7 @@
 // injected by the read path. Every query is scoped by agent_id.
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { stripPrivate } from '../memory/private.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 export interface IdentityRecord {
   agent_id: string;

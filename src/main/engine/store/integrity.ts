@@ -1,6 +1,6 @@
 // Read-only checks of the database file: damage (quick_check) and whether any connection has
 // committed since an earlier look (data_version).
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 /**
  * `PRAGMA quick_check(N)`: the problems found (at most `maxErrors`), [] when the file is

@@ -4,7 +4,7 @@
 // with `activityKeepLines`). Every query is scoped by agent_id, except the list across all
 // agents the UI shows when no agent is chosen.
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 /** Where an injected line came from: a row of the agent's memory (identity lines have no id). */
 export interface ActivitySourceRecord {

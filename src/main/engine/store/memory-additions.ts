@@ -2,7 +2,7 @@
 // read on every request with memory, written when a fresh block is placed. Every query is
 // scoped by agent_id and conversation_id.
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 export interface MemoryAddition {
   messageIndex: number;

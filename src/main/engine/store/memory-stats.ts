@@ -1,5 +1,5 @@
 // Counts and sizes for GET /memory/stats and /memory/diagnostics.
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 export interface MemoryCounts {
   agents: number;

@@ -1,4 +1,4 @@
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 // Small engine state (access token, timer bookkeeping) kept inside the encrypted file.
 

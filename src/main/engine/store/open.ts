@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError } from '../errors.ts';
-import { migrate, type Db } from './migrate.ts';
+import type { Db } from './db.ts';
+import { migrate } from './migrate.ts';
 
 export interface OpenOptions {
   /** Path of memory.sqlite, or ':memory:' in unit tests. */

@@ -2,7 +2,7 @@
 // rows follow by trigger (001). Every query is scoped by agent_id. Text written here has its
 // `<private>` spans replaced first (DESIGN §6).
 import { stripPrivate } from '../memory/private.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 import { parseJsonList } from './episodes.ts';
 
 export interface PinnedRecord {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import { getEpisode, insertEpisode, updateEpisode, upsertConversationEpisode } from './episodes.ts';
 import { appendIdentityOverrides, getIdentity, putIdentity } from './identity.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 import { getPinned, insertPinned, updatePinned } from './pinned.ts';
 import { recordTurn, recordTurns } from './transcript.ts';
 

@@ -1,7 +1,7 @@
 // processing_log (DESIGN §3): one row per distillation / consolidation / embedding job, for
 // the diagnostics page. Never holds message text or memory content: status, model, tokens,
 // duration and an error message only.
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 export type ProcessingKind = 'distill' | 'consolidate' | 'embed';
 export type ProcessingStatus = 'ok' | 'error' | 'dead_letter' | 'skipped';

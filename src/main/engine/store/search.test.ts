@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 import { searchFts } from './search.ts';
 import { recordTurn } from './transcript.ts';
 

@@ -2,7 +2,7 @@
 // query text only ever reaches SQLite as a bound parameter (an FTS5 MATCH expression built
 // from sanitised terms by memory/text.ts, or escaped LIKE patterns).
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 // Prepared statements per connection: preparing costs more than running these queries, and
 // the read path runs on every proxied request. Keyed weakly by the connection (no global).

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ProviderSettings, Settings, defaultSettings } from '../../../shared/settings.ts';
 import { getMeta, setMeta } from './meta.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 // Settings are stored one row per key (value = JSON) so a key added by a newer version, or
 // one that no longer validates, never takes the others down with it.

@@ -2,7 +2,7 @@
 // distiller claims a conversation's pending rows ('processing'), then marks them processed,
 // or counts a failed attempt (back to 'pending', or 'dead_letter' after the last attempt).
 // Every query is scoped by agent_id.
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 export type SignalStatus = 'pending' | 'processing' | 'processed' | 'dead_letter';
 

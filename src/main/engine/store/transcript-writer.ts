@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 import {
   recordTurn,
   recordTurns,

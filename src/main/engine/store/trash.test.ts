@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import { insertEpisode } from './episodes.ts';
 import { putIdentity, getIdentity } from './identity.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 import { insertPinned } from './pinned.ts';
 import { recordTurn } from './transcript.ts';
 import {

@@ -3,7 +3,7 @@
 // deleted in the same transaction; FTS entries and vectors go with the row through the
 // tables' delete triggers and come back on restore (FTS by trigger or, for the transcript,
 // written here as its writer does; vectors are re-embedded by the caller).
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 /** The tables a deletion may move to the trash, with the column that identifies a row. */
 export const TRASH_TABLES = {

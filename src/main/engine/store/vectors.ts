@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { VectorKind } from '../vector/vector-index.ts';
 import { decodeVector, encodeVector } from '../vector/vector-codec.ts';
-import type { Db } from './migrate.ts';
+import type { Db } from './db.ts';
 
 // The `vectors` table (migration 001): one embedding per (kind, row id), stored as a
 // little-endian float32 BLOB inside the encrypted database, tagged with the model that made

@@ -69,25 +69,11 @@ export interface UpstreamResponse {
   text(): Promise<string>;
 }
 
-/** The proxy's view of the upstream: the Core Model client plus raw forwarding. */
-export interface ProviderClient extends UpstreamClient {
-  target(): UpstreamTarget | null;
-  /** Answer-headers / inter-chunk timeout in ms. */
-  timeoutMs(): number;
-  /**
-   * Sends a request and resolves with the provider's Response when it answered 2xx.
-   * Throws CairnError: no_upstream_configured, upstream_unavailable, upstream_timeout, or
-   * upstream_error (4xx keeps the provider's status and message; 5xx becomes 502).
-   */
-  forward(request: ForwardRequest): Promise<UpstreamResponse>;
-  /** Closes kept-alive connections (engine shutdown). */
-  close(): void;
-}
-
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 300_000;
 
 export interface UpstreamClientOptions {
-  settings: SettingsService;
+  /** Read for the active provider on every call. */
+  settings: Pick<SettingsService, 'get'>;
   config?: UpstreamConfig;
   logger: Logger;
 }
@@ -196,7 +182,7 @@ function networkError(err: unknown, url: string): CairnError {
   );
 }
 
-export function createUpstreamClient(options: UpstreamClientOptions): ProviderClient {
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const log = options.logger.child('upstream');
   const config = options.config ?? {};
   const timeout = config.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS;
@@ -445,8 +431,4 @@ export function createUpstreamClient(options: UpstreamClientOptions): ProviderCl
       agents.https.destroy();
     },
   };
-}
-
-export function isProviderClient(client: UpstreamClient): client is ProviderClient {
-  return typeof (client as Partial<ProviderClient>).forward === 'function';
 }

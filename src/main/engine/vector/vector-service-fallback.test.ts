@@ -10,7 +10,7 @@ import { ensureTinyModel, TINY_MODEL_ID } from '../../../../test/fixtures/tiny-m
 import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
 import { fixedClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
-import type { Db } from '../store/migrate.ts';
+import type { Db } from '../store/db.ts';
 import { openDatabase } from '../store/open.ts';
 import { insertPinned } from '../store/pinned.ts';
 import { countVectors } from '../store/vectors.ts';

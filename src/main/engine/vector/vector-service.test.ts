@@ -10,7 +10,7 @@ import {
 } from '../../../../test/fixtures/tiny-model.ts';
 import { fixedClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
-import type { Db } from '../store/migrate.ts';
+import type { Db } from '../store/db.ts';
 import { openDatabase } from '../store/open.ts';
 import { insertEpisode } from '../store/episodes.ts';
 import { deletePinned, insertPinned } from '../store/pinned.ts';

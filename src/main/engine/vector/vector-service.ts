@@ -23,7 +23,7 @@
 import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import { stripPrivate } from '../memory/private.ts';
-import type { Db } from '../store/migrate.ts';
+import type { Db } from '../store/db.ts';
 import {
   deleteAgentVectors,
   deleteVector,

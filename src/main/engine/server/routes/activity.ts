@@ -16,7 +16,7 @@ import { CairnError } from '../../errors.ts';
 import type { EngineServices } from '../../services.ts';
 import { getEpisode } from '../../store/episodes.ts';
 import { getIdentity } from '../../store/identity.ts';
-import type { Db } from '../../store/migrate.ts';
+import type { Db } from '../../store/db.ts';
 import { getPinned } from '../../store/pinned.ts';
 import { getTranscriptRow } from '../../store/transcript.ts';
 import {

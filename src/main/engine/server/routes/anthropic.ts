@@ -7,9 +7,9 @@ import {
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
 import { countTokens } from '../../memory/tokens.ts';
-import type { ChatMessageLike, EngineServices } from '../../services.ts';
+import type { ChatMessageLike, EngineServices, UpstreamClient } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
-import type { ProviderClient, UpstreamResponse } from '../../upstream/upstream-client.ts';
+import type { UpstreamResponse } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { readChatCompletion } from '../formats/chat-stream.ts';
 import {
@@ -37,7 +37,6 @@ import {
   pipeStream,
   readSseTranscript,
   type StreamShape,
-  upstreamOf,
 } from './proxy.ts';
 
 // Anthropic Messages (DESIGN §9), for clients such as Claude Code (ANTHROPIC_BASE_URL, the
@@ -58,7 +57,7 @@ export interface AnthropicRouteOptions {
   writer: TranscriptWriter;
   bodyLimit: number;
   /** The Anthropic upstream (pass-through), or null: translate to the OpenAI-compatible one. */
-  anthropicUpstream: ProviderClient | null;
+  anthropicUpstream: UpstreamClient | null;
 }
 
 const ANTHROPIC_STREAM_ERRORS: Pick<StreamShape, 'errorEvent'> = {
@@ -255,7 +254,7 @@ export function registerAnthropicRoutes(
       }
 
       // Translated to the OpenAI-compatible upstream.
-      const upstream = upstreamOf(services);
+      const upstream = services.upstream;
       const chat = anthropicToChat({ ...body, messages: prepared.messages });
       let res: UpstreamResponse;
       try {

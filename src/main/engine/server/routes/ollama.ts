@@ -16,13 +16,9 @@ import {
 } from '../../../../shared/ollama.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
-import type { ChatMessageLike, EngineServices } from '../../services.ts';
+import type { ChatMessageLike, EngineServices, UpstreamClient } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
-import {
-  isProviderClient,
-  type ProviderClient,
-  type UpstreamResponse,
-} from '../../upstream/upstream-client.ts';
+import type { UpstreamResponse } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { MEMORY_HEADER, memoryHeaderValue, type MemoryTurn } from '../memory-turn.ts';
 import {
@@ -46,7 +42,7 @@ export interface OllamaRouteOptions {
   writer: TranscriptWriter;
   chatBodyLimit: number;
   /** The native Ollama upstream; null: translate to the OpenAI-compatible upstream. */
-  ollamaUpstream: ProviderClient | null;
+  ollamaUpstream: UpstreamClient | null;
 }
 
 const NDJSON = 'application/x-ndjson';
@@ -83,14 +79,6 @@ async function ollamaErrorShape(
     // not JSON: left as it is
   }
   return payload;
-}
-
-function openAiUpstream(services: EngineServices): ProviderClient {
-  const u = services.upstream;
-  if (!isProviderClient(u)) {
-    throw new CairnError(ErrorCode.NoUpstream, 'No upstream model provider is configured.');
-  }
-  return u;
 }
 
 /** Aborts when the client goes away before the response was fully written. */
@@ -259,7 +247,7 @@ export function registerOllamaRoutes(
   const passThrough = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    upstream: ProviderClient,
+    upstream: UpstreamClient,
     method: 'GET' | 'POST',
     path: string,
     payload?: string,
@@ -304,7 +292,7 @@ export function registerOllamaRoutes(
     call: { path: string; body: Record<string, unknown> },
     startedAt: number,
   ): Promise<{ reply: FastifyReply; answer: Promise<string | null> }> => {
-    const upstream = openAiUpstream(services);
+    const upstream = services.upstream;
     const abort = clientAbort(reply);
     let res: UpstreamResponse;
     try {
@@ -386,7 +374,7 @@ export function registerOllamaRoutes(
 
   /** The OpenAI-compatible upstream's model list. */
   const openAiModels = async (reply: FastifyReply) => {
-    const upstream = openAiUpstream(services);
+    const upstream = services.upstream;
     const abort = clientAbort(reply);
     const res = await upstream.forward({ method: 'GET', path: '/models', signal: abort.signal });
     return parseUpstreamJson<Parameters<typeof tagsFromOpenAiModels>[0]>(await readAll(res));

@@ -5,13 +5,9 @@ import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
 import type { MessageContent } from '../../memory/inject.ts';
 import { stripPrivate } from '../../memory/private.ts';
-import type { ChatMessageLike, EngineServices } from '../../services.ts';
+import type { ChatMessageLike, EngineServices, UpstreamClient } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
-import {
-  isProviderClient,
-  type ProviderClient,
-  type UpstreamResponse,
-} from '../../upstream/upstream-client.ts';
+import type { UpstreamResponse } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { errorBody } from '../error-handler.ts';
 import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
@@ -119,14 +115,6 @@ function withContents(
   );
 }
 
-export function upstreamOf(services: EngineServices): ProviderClient {
-  const u = services.upstream;
-  if (!isProviderClient(u)) {
-    throw new CairnError(ErrorCode.NoUpstream, 'No upstream model provider is configured.');
-  }
-  return u;
-}
-
 /** The client closed the connection: nothing can be sent; end the request quietly. */
 export function clientGone(reply: FastifyReply): FastifyReply {
   reply.hijack();
@@ -168,7 +156,7 @@ export const OPENAI_STREAM: StreamShape = {
 export function pipeStream(
   reply: FastifyReply,
   res: UpstreamResponse,
-  upstream: ProviderClient,
+  upstream: UpstreamClient,
   abort: AbortController,
   log: EngineServices['logger'],
   shape: StreamShape = OPENAI_STREAM,
@@ -267,7 +255,7 @@ export function registerProxyRoutes(
     const body = request.body as ChatCompletionRequest & Record<string, unknown>;
     const messages = body.messages as ChatMessageLike[];
     const agentId = headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
-    const upstream = upstreamOf(services);
+    const upstream = services.upstream;
     const abort = clientAbortSignal(reply);
 
     let payload = request.rawBody ?? JSON.stringify(body);
@@ -375,7 +363,7 @@ export function registerProxyRoutes(
   });
 
   app.get('/v1/models', async (request, reply) => {
-    const upstream = upstreamOf(services);
+    const upstream = services.upstream;
     const abort = clientAbortSignal(reply);
     const res = await upstream.forward({ method: 'GET', path: '/models', signal: abort.signal });
     const text = await res.text().catch((err: unknown) => {

@@ -36,7 +36,6 @@ import {
   headerValue,
   pipeStream,
   readSseTranscript,
-  upstreamOf,
 } from './proxy.ts';
 
 // OpenAI Responses (DESIGN §9), for clients such as Codex CLI. When the OpenAI-compatible
@@ -163,7 +162,7 @@ export function registerResponsesRoutes(
     const body = parseWith(ResponsesRequest, request.body);
     const original = request.body as Record<string, unknown>;
     const abort = clientAbortSignal(reply);
-    const upstream = upstreamOf(services);
+    const upstream = services.upstream;
     const agentKey = headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id') ?? '';
 
     // previous_response_id against a translated upstream: the chain must be known here.
