@@ -130,6 +130,8 @@ export interface EmbedderStatus {
 /** Embedding-backed search (vector/vector-service.ts). Absent or not ready → FTS5 only. */
 export interface VectorService {
   isReady(): boolean;
+  /** The model whose vectors serve search now (sentence model or static word vectors). */
+  activeModel(): string | null;
   /** Embed and store (BLOB in the encrypted db) + add to the in-memory index. */
   indexRows(kind: VectorKind, rows: { id: number; agentId: string; text: string }[]): Promise<void>;
   remove(kind: VectorKind, id: number): void;
