@@ -1,5 +1,6 @@
-// Forgetting: once a fact, an episode or a transcript row is deleted, no search path (FTS,
-// LIKE fallback, vectors) and no injected block returns it. Agents stay isolated.
+// Forgetting: once a fact, an episode or a transcript row is deleted (moved to the trash), no
+// search path (FTS, LIKE fallback, vectors) and no injected block returns it. Agents stay
+// isolated.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,13 +8,14 @@ import { join } from 'node:path';
 import { ensureTinyModel, TINY_MODEL_ID } from './fixtures/tiny-model.ts';
 import { tempDatabase } from './helpers/temp-db.ts';
 import { startEngine, type EngineHarness } from './helpers/engine-harness.ts';
+import { trashRows } from './helpers/trash-rows.ts';
 import type { SearchResponse, ContextResponse } from '../src/shared/api.ts';
 import { fixedClock } from '../src/main/engine/clock.ts';
 import { silentLogger } from '../src/main/engine/logger.ts';
 import { searchScope } from '../src/main/engine/memory/search.ts';
-import { deleteEpisode, insertEpisode } from '../src/main/engine/store/episodes.ts';
-import { deletePinned, insertPinned } from '../src/main/engine/store/pinned.ts';
-import { deleteTranscriptRow, recordTurn } from '../src/main/engine/store/transcript.ts';
+import { insertEpisode } from '../src/main/engine/store/episodes.ts';
+import { insertPinned } from '../src/main/engine/store/pinned.ts';
+import { recordTurn } from '../src/main/engine/store/transcript.ts';
 import { createEmbedder, type Embedder } from '../src/main/engine/vector/embedder.ts';
 import { createVectorIndex } from '../src/main/engine/vector/vector-index.ts';
 import { createVectorService } from '../src/main/engine/vector/vector-service.ts';
@@ -106,9 +108,14 @@ describe('forget through the server', () => {
     expect(JSON.stringify(await search('ben', 'transcript', SECRET))).not.toContain('holiday');
     expect((await context('ben', `Remind me about ${SECRET}`)).block).not.toContain('holiday');
 
-    expect(deletePinned(db, 'ann', factId)).toBe(true);
-    expect(deleteEpisode(db, 'ann', episodeId)).toBe(true);
-    expect(deleteTranscriptRow(db, 'ann', transcriptIds[0] as number)).toBe(true);
+    for (const path of [
+      `/memory/pinned/${factId}`,
+      `/memory/episodes/${episodeId}`,
+      `/memory/transcript/${transcriptIds[0]}`,
+    ]) {
+      const del = await h.api('DELETE', `${path}?agent_id=ann`);
+      expect(del.status, path).toBe(200);
+    }
 
     // FTS (word), LIKE fallback (substring) and the injected block
     for (const query of [SECRET, 'anzib', 'holiday house']) {
@@ -184,7 +191,7 @@ describe('forget with vectors', () => {
     expect(await searchScope(deps, { agentId: 'ben', scope: 'transcript', query })).toEqual([]);
 
     // Deleted in SQL only: the in-memory index still holds the vector (worst case).
-    deleteTranscriptRow(t.db, 'ann', id);
+    expect(trashRows(t.db, 'ann', 'transcript', [id])).toBe(1);
     expect(await searchScope(deps, { agentId: 'ann', scope: 'transcript', query })).toEqual([]);
   });
 });

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTinyModel, TINY_MODEL_ID } from '../../../../test/fixtures/tiny-model.ts';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import { silentLogger } from '../logger.ts';
 import { countVectors } from '../store/vectors.ts';
-import { deletePinned } from '../store/pinned.ts';
 import { createEmbedder, type Embedder } from '../vector/embedder.ts';
 import { createVectorIndex } from '../vector/vector-index.ts';
 import { createVectorService } from '../vector/vector-service.ts';
@@ -95,7 +95,7 @@ describe('storeDigest with vectors', () => {
         },
       });
       expect(again.factsBumped).toEqual([r.factsAdded[0]]);
-      deletePinned(t.db, 'a', r.factsAdded[0]!);
+      trashRows(t.db, 'a', 'pinned_facts', [r.factsAdded[0]!]);
       vectors.remove('pinned', r.factsAdded[0]!);
       expect(countVectors(t.db, { agentId: 'a', kind: 'pinned' })).toBe(1);
     } finally {

@@ -2,6 +2,7 @@
 // are ms since the epoch. FTS and vector rows follow by trigger (001). Every query is scoped
 // by agent_id. Every text written here has its `<private>` spans replaced first (DESIGN §6).
 import { stripPrivate } from '../memory/private.ts';
+import { escapeLike } from '../memory/text.ts';
 import type { Db } from './db.ts';
 
 export interface EpisodeRecord {
@@ -136,10 +137,6 @@ export function getEpisode(db: Db, agentId: string, id: number): EpisodeRecord |
   return r ? toEpisodeRecord(r) : null;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => '\\' + c);
-}
-
 export function listEpisodes(
   db: Db,
   o: { agentId: string; limit: number; offset: number; q?: string; conversationId?: string },
@@ -209,11 +206,4 @@ export function updateEpisode(
     .prepare(`UPDATE episodes SET ${sets.join(', ')} WHERE id = ? AND agent_id = ?`)
     .run(...params, id, agentId).changes;
   return changed > 0 ? getEpisode(db, agentId, id) : null;
-}
-
-/** Deletes the episode (its FTS entry and vector go with it, by trigger). */
-export function deleteEpisode(db: Db, agentId: string, id: number): boolean {
-  return (
-    db.prepare('DELETE FROM episodes WHERE id = ? AND agent_id = ?').run(id, agentId).changes > 0
-  );
 }

@@ -2,6 +2,7 @@
 // rows follow by trigger (001). Every query is scoped by agent_id. Text written here has its
 // `<private>` spans replaced first (DESIGN §6).
 import { stripPrivate } from '../memory/private.ts';
+import { escapeLike } from '../memory/text.ts';
 import type { Db } from './db.ts';
 import { parseJsonList } from './episodes.ts';
 
@@ -218,10 +219,6 @@ export function bumpPinnedSource(
   ).run(salienceBump, now, id, agentId);
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => '\\' + c);
-}
-
 const SORTS = {
   salience: 'salience DESC, id DESC',
   created_at: 'created_at DESC, id DESC',
@@ -311,14 +308,6 @@ export function updatePinned(
     .prepare(`UPDATE pinned_facts SET ${sets.join(', ')} WHERE id = ? AND agent_id = ?`)
     .run(...params, id, agentId).changes;
   return changed > 0 ? getPinned(db, agentId, id) : null;
-}
-
-/** Deletes the fact (its FTS entry and vector go with it, by trigger). */
-export function deletePinned(db: Db, agentId: string, id: number): boolean {
-  return (
-    db.prepare('DELETE FROM pinned_facts WHERE id = ? AND agent_id = ?').run(id, agentId).changes >
-    0
-  );
 }
 
 /** Gives a free-text fact its (subject, relation, object): the same statement, now typed. */

@@ -113,14 +113,6 @@ export function listSignals(
     .all(...params, options.limit) as SignalRecord[];
 }
 
-export function countSignals(db: Db, status: SignalStatus): number {
-  return (
-    db.prepare('SELECT count(*) AS n FROM pending_signals WHERE status = ?').get(status) as {
-      n: number;
-    }
-  ).n;
-}
-
 export function getSignal(db: Db, id: number): SignalRecord | null {
   return (
     (db.prepare('SELECT * FROM pending_signals WHERE id = ?').get(id) as

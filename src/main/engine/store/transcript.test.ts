@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import {
-  deleteTranscriptRow,
   getTranscriptRow,
   getTranscriptRows,
   listTranscript,
@@ -103,8 +103,8 @@ describe('transcript repository', () => {
     const bRow = listTranscript(d, { agentId: 'b', limit: 1, offset: 0 }).items[0]!;
     expect(getTranscriptRow(d, 'a', bRow.id)).toBeNull();
     expect(getTranscriptRows(d, 'a', [bRow.id])).toEqual([]);
-    expect(deleteTranscriptRow(d, 'a', bRow.id)).toBe(false);
-    expect(deleteTranscriptRow(d, 'b', bRow.id)).toBe(true);
+    expect(trashRows(d, 'a', 'transcript', [bRow.id])).toBe(0);
+    expect(trashRows(d, 'b', 'transcript', [bRow.id])).toBe(1);
     expect(getTranscriptRow(d, 'b', bRow.id)).toBeNull();
     // The FTS mirror forgets it too.
     expect(bRow.content).toBe('message 100% number 3');

@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { TranscriptRow } from '../../../shared/api.ts';
 import { stripPrivate } from '../memory/private.ts';
+import { escapeLike } from '../memory/text.ts';
 import type { Db } from './db.ts';
 
 // The raw record (DESIGN §3): one row per message, plus one pending signal per recorded
@@ -140,10 +141,6 @@ export interface ListTranscriptInput {
   order?: 'asc' | 'desc';
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => '\\' + c);
-}
-
 /** One agent's transcript rows, newest first by default, with the total for paging. */
 export function listTranscript(
   db: Db,
@@ -194,24 +191,13 @@ export function getTranscriptRows(db: Db, agentId: string, ids: number[]): Trans
   return rows.map(toTranscriptDto);
 }
 
-/** Deletes one row of one agent (FTS entry and vector go with it, by trigger). */
-export function deleteTranscriptRow(db: Db, agentId: string, id: number): boolean {
-  return (
-    db.prepare('DELETE FROM transcript WHERE id = ? AND agent_id = ?').run(id, agentId).changes > 0
-  );
-}
-
-/** Deletes a whole conversation of one agent; returns the number of rows removed. */
+/**
+ * Deletes a whole conversation of one agent for good, past the trash (the engine deletes
+ * through memory/deletion.ts); the benches use it to start each run clean. Returns the number
+ * of rows removed.
+ */
 export function deleteConversation(db: Db, agentId: string, conversationId: string): number {
   return db
     .prepare('DELETE FROM transcript WHERE agent_id = ? AND conversation_id = ?')
     .run(agentId, conversationId).changes;
-}
-
-export function countTranscript(db: Db, agentId: string): number {
-  return (
-    db.prepare('SELECT count(*) AS n FROM transcript WHERE agent_id = ?').get(agentId) as {
-      n: number;
-    }
-  ).n;
 }

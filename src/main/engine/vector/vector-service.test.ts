@@ -8,12 +8,13 @@ import {
   TINY_MODEL_DIMS,
   TINY_MODEL_ID,
 } from '../../../../test/fixtures/tiny-model.ts';
+import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import { fixedClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
 import { openDatabase } from '../store/open.ts';
 import { insertEpisode } from '../store/episodes.ts';
-import { deletePinned, insertPinned } from '../store/pinned.ts';
+import { insertPinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
 import {
   countVectors,
@@ -243,7 +244,7 @@ describe('vector service', () => {
     expect(index.count()).toBe(4);
 
     // Deleting the source row deletes the BLOB (trigger); remove() drops it from the index.
-    expect(deletePinned(db, 'alice', a as number)).toBe(true);
+    expect(trashRows(db, 'alice', 'pinned_facts', [a as number])).toBe(1);
     expect(countVectors(db)).toBe(3);
     svc.remove('pinned', a as number);
     expect(index.has('pinned', a as number)).toBe(false);
