@@ -70,8 +70,10 @@ const WHAT: Record<SearchScope, string> = {
 
 /**
  * Moves one memory of this agent to the trash (restorable for `trashDays`). A forgotten
- * pinned fact leaves the identity overrides too, or it would still be injected. Another
- * agent's id is answered exactly like an unknown one (404).
+ * pinned fact leaves the identity overrides too, or it would still be injected; and the
+ * agent's remembered memory blocks go, or a re-sent message would carry the forgotten wording
+ * back in its block (memory/deletion.ts, `dropMemoryBlocks`). Another agent's id is answered
+ * exactly like an unknown one (404).
  */
 export async function forgetMemory(
   deps: Deps,
@@ -86,6 +88,7 @@ export async function forgetMemory(
     if (!fact) throw notFound();
     const result = await deps.deletion.trash(agentId, 'fact', fact.content, {
       pinned_facts: [id],
+      dropMemoryBlocks: true,
     });
     if (!result) throw notFound();
     reviseIdentityOverride(deps.db, agentId, fact.content, null, deps.clock.now());
@@ -96,12 +99,14 @@ export async function forgetMemory(
     if (!episode) throw notFound();
     const result = await deps.deletion.trash(agentId, 'episode', episode.summary, {
       episodes: [id],
+      dropMemoryBlocks: true,
     });
     if (!result) throw notFound();
     return { id, trashId: result.trashId };
   }
   const result = await deps.deletion.trash(agentId, 'message', `Message ${id}`, {
     transcript: [id],
+    dropMemoryBlocks: true,
   });
   if (!result) throw notFound();
   return { id, trashId: result.trashId };

@@ -5,9 +5,11 @@
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorKind, VectorService } from '../services.ts';
+import { deleteMemoryAdditions } from '../store/memory-additions.ts';
 import { deleteAgentActivity } from '../store/memory-activity.ts';
 import { addForgotten, factContents, unforgetTrashEntry } from '../store/forgotten.ts';
 import type { Db } from '../store/migrate.ts';
+import { responseIdsOfAgent, responseIdsOfConversation } from '../store/response-chain.ts';
 import {
   allRowIdsOfAgent,
   createTrashEntry,
@@ -47,6 +49,14 @@ export interface DeletionServiceOptions {
 export type Selection = Partial<Record<RowTable, readonly number[]>> & {
   /** The agent's identity and its per-agent controls too (deleting a whole agent). */
   agentState?: boolean;
+  /** Stored OpenAI Responses, by their text ids (a conversation's or an agent's). */
+  response_chain?: readonly string[];
+  /**
+   * The user forgets these rows: the agent's remembered memory blocks (sticky additions,
+   * store/memory-additions.ts) are dropped too, or a client re-sending an old message would
+   * get the forgotten wording back inside the block Cairn once added to it.
+   */
+  dropMemoryBlocks?: boolean;
 };
 
 export interface DeletionResult {
@@ -77,9 +87,12 @@ export interface DeletionService {
     label: string,
     selection: Selection,
   ): Promise<DeletionResult | null>;
-  /** A whole conversation: transcript, its episode, facts only it supports, its signals. */
+  /**
+   * A whole conversation: transcript, its episode, facts only it supports, its signals, its
+   * stored Responses; the memory blocks added to its messages are dropped (a cache).
+   */
   deleteConversation(agentId: string, conversationId: string): Promise<DeletionResult | null>;
-  /** Everything an agent has. */
+  /** Everything an agent has (its memory blocks dropped, as for a conversation). */
   deleteAgent(agentId: string): Promise<DeletionResult | null>;
   /** Puts an entry back; null when there is no such entry. */
   restore(trashId: number): Promise<TrashEntryRecord | null>;
@@ -136,6 +149,10 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
       const n = await moveInBatches(trashId, agentId, table, ids);
       if (n > 0) counts[table] = n;
     }
+    if (selection.response_chain && selection.response_chain.length > 0) {
+      const n = await moveInBatches(trashId, agentId, 'response_chain', selection.response_chain);
+      if (n > 0) counts.response_chain = n;
+    }
     if (selection.agentState) {
       for (const table of ['identity', 'agent_settings'] as const) {
         const n = moveRowsToTrash(db, trashId, agentId, table, [agentId]);
@@ -147,6 +164,10 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
       restoreTrashEntry(db, trashId); // empty: removes the entry
       return null;
     }
+    // All of the agent's blocks, not only those quoting the rows: a block's lines are
+    // neutralised and cut to the budget, so a text search could miss one. Each conversation
+    // then pays one prompt-cache miss; its next request gets a fresh block.
+    if (selection.dropMemoryBlocks) deleteMemoryAdditions(db, agentId);
     if (forgottenFacts.length > 0) addForgotten(db, agentId, forgottenFacts, trashId, clock.now());
     log.info('moved to trash', { kind, trashId, rows: entry.itemCount });
     return { trashId, counts };
@@ -185,12 +206,17 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
     trash,
     async deleteConversation(agentId, conversationId) {
       const episodes = episodeIdsOfConversation(db, agentId, conversationId);
-      return trash(agentId, 'conversation', `Conversation ${conversationId}`, {
+      const result = await trash(agentId, 'conversation', `Conversation ${conversationId}`, {
         pinned_facts: factIdsOnlyFrom(db, agentId, episodes),
         episodes,
         pending_signals: signalIdsOfConversation(db, agentId, conversationId),
         transcript: transcriptIdsOfConversation(db, agentId, conversationId),
+        response_chain: responseIdsOfConversation(db, agentId, conversationId),
       });
+      // The blocks added to its messages are a cache of memory, not memory: they go now, not to
+      // the trash (a restored conversation's next request gets fresh ones).
+      deleteMemoryAdditions(db, agentId, conversationId);
+      return result;
     },
     async deleteAgent(agentId) {
       const result = await trash(agentId, 'agent', `Agent ${agentId}`, {
@@ -198,8 +224,11 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
         episodes: allRowIdsOfAgent(db, agentId, 'episodes'),
         pending_signals: allRowIdsOfAgent(db, agentId, 'pending_signals'),
         transcript: allRowIdsOfAgent(db, agentId, 'transcript'),
+        response_chain: responseIdsOfAgent(db, agentId),
         agentState: true,
       });
+      // The blocks added to its messages are a cache, gone at once like the conversation's.
+      deleteMemoryAdditions(db, agentId);
       // Its activity log (what memory did for its requests) is a log, not memory: it goes now.
       if (result) deleteAgentActivity(db, agentId);
       return result;

@@ -13,10 +13,15 @@ export const TRASH_TABLES = {
   pending_signals: 'id',
   identity: 'agent_id',
   agent_settings: 'agent_id',
+  /** Stored OpenAI Responses (store/response-chain.ts): conversation content, text ids. */
+  response_chain: 'id',
 } as const;
 export type TrashTable = keyof typeof TRASH_TABLES;
-/** The tables whose rows have their own integer id (the others are one row per agent). */
-export type RowTable = Exclude<TrashTable, 'identity' | 'agent_settings'>;
+/**
+ * The tables whose rows have their own integer id (the others are one row per agent, or the
+ * Responses chain, keyed by the response's text id).
+ */
+export type RowTable = Exclude<TrashTable, 'identity' | 'agent_settings' | 'response_chain'>;
 
 /** Restore order: rows that others point at come first. */
 const RESTORE_ORDER: readonly TrashTable[] = [
@@ -26,6 +31,7 @@ const RESTORE_ORDER: readonly TrashTable[] = [
   'pending_signals',
   'identity',
   'agent_settings',
+  'response_chain',
 ];
 
 export type RowKey = number | string;
@@ -217,6 +223,11 @@ export function restoreTrashEntry(db: Db, trashId: number): RestoreResult | null
         restored.agent_settings = [];
         continue;
       }
+      if (table === 'response_chain') {
+        restoreResponses(db, ofTable);
+        restored.response_chain = [];
+        continue;
+      }
       const columns = columnsOf(db, table);
       const ids = new Map<number, number>();
       for (const data of ofTable) {
@@ -253,6 +264,21 @@ export function restoreTrashEntry(db: Db, trashId: number): RestoreResult | null
     db.prepare('DELETE FROM trash WHERE id = ?').run(trashId);
     return { restored };
   })();
+}
+
+/**
+ * Stored responses come back under their own ids, so a client's `previous_response_id` finds
+ * them again. Ids are random (server/formats/responses.ts), so an id already present can only
+ * be the same response: the row there is kept.
+ */
+function restoreResponses(db: Db, rows: readonly RowData[]): void {
+  const columns = [...columnsOf(db, 'response_chain')];
+  for (const data of rows) {
+    const cols = columns.filter((c) => c in data);
+    db.prepare(
+      `INSERT OR IGNORE INTO response_chain (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+    ).run(...cols.map((c) => decodeValue(data[c]!)));
+  }
 }
 
 /** Points a restored row at the new ids of rows restored before it. */

@@ -103,6 +103,7 @@ export function registerTrashRoutes(app: FastifyInstance, services: EngineServic
         pinned_facts: body.pinned,
         episodes: body.episodes,
         transcript: body.transcript,
+        dropMemoryBlocks: true,
       }),
       'selected item for this agent',
     );
