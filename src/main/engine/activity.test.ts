@@ -1,11 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActivity, createIdleQueue } from './activity.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Time is the fake timers' clock throughout: the activity reads it through its `now` option
+// and the idle queue's timers fire only when the test advances it, so nothing here sleeps.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const fakeNow = () => Date.now();
 
 describe('activity', () => {
   it('counts requests in flight and says when the last one ended', () => {
-    const a = createActivity();
+    const a = createActivity({ now: fakeNow });
     let quiet = 0;
     a.onQuiet(() => quiet++);
     a.begin();
@@ -24,80 +33,105 @@ describe('activity', () => {
     expect(quiet).toBe(1);
   });
 
-  it('measures how long it has been quiet', async () => {
-    const a = createActivity();
+  it('measures how long it has been quiet since the last request ended, on its clock', () => {
+    let t = 1_000;
+    const a = createActivity({ now: () => t });
+    t += 500;
+    expect(a.quietForMs()).toBe(500); // quiet since it was created
     a.begin();
+    t += 100;
+    expect(a.quietForMs()).toBe(0);
     a.end();
-    await sleep(30);
-    expect(a.quietForMs()).toBeGreaterThanOrEqual(25);
+    t += 30;
+    expect(a.quietForMs()).toBe(30);
+  });
+
+  it('reads the monotonic clock by default', () => {
+    // performance.now() is faked too: the default clock follows the same fake time.
+    const a = createActivity();
+    vi.advanceTimersByTime(42);
+    expect(a.quietForMs()).toBe(42);
   });
 });
 
 describe('idle queue', () => {
-  it('waits while a request is in flight and runs quietMs after the last one ended', async () => {
-    const a = createActivity();
+  it('waits while a request is in flight and runs quietMs after the last one ended', () => {
+    const a = createActivity({ now: fakeNow });
     const q = createIdleQueue({ activity: a, quietMs: 20, maxDelayMs: 10_000 });
     const ran: string[] = [];
     a.begin();
     q.defer(() => ran.push('first'));
     q.defer(() => ran.push('second'));
-    await sleep(80);
+    vi.advanceTimersByTime(80);
     expect(ran).toEqual([]);
     expect(q.size).toBe(2);
     a.end();
-    const ended = performance.now();
-    await sleep(5);
+    vi.advanceTimersByTime(19);
     expect(ran).toEqual([]);
-    for (let i = 0; i < 100 && ran.length === 0; i++) await sleep(5);
+    vi.advanceTimersByTime(1);
     expect(ran).toEqual(['first', 'second']);
-    expect(performance.now() - ended).toBeGreaterThanOrEqual(19);
     expect(q.size).toBe(0);
   });
 
-  it('starts over when a request arrives before the quiet time is up', async () => {
-    const a = createActivity();
+  it('starts over when a request arrives before the quiet time is up', () => {
+    const a = createActivity({ now: fakeNow });
     const q = createIdleQueue({ activity: a, quietMs: 40, maxDelayMs: 10_000 });
     let ran = 0;
     q.defer(() => ran++);
-    await sleep(15);
+    vi.advanceTimersByTime(15);
     a.begin();
-    await sleep(60);
+    vi.advanceTimersByTime(60);
     expect(ran).toBe(0);
     a.end();
-    for (let i = 0; i < 100 && ran === 0; i++) await sleep(5);
+    vi.advanceTimersByTime(39);
+    expect(ran).toBe(0);
+    vi.advanceTimersByTime(1);
     expect(ran).toBe(1);
   });
 
-  it('runs everything once maxTasks are waiting, even under continuous traffic', async () => {
-    const a = createActivity();
+  it('runs work deferred into a quiet server quietMs later', () => {
+    const a = createActivity({ now: fakeNow });
+    const q = createIdleQueue({ activity: a, quietMs: 40, maxDelayMs: 10_000 });
+    vi.advanceTimersByTime(10);
+    let ran = 0;
+    q.defer(() => ran++);
+    // Its timer checks 40 ms later; the server was quiet for 50 by then.
+    vi.advanceTimersByTime(39);
+    expect(ran).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(ran).toBe(1);
+  });
+
+  it('runs everything once maxTasks are waiting, even under continuous traffic', () => {
+    const a = createActivity({ now: fakeNow });
     const q = createIdleQueue({ activity: a, quietMs: 20, maxTasks: 5, maxDelayMs: 10_000 });
     const ran: number[] = [];
     a.begin();
     for (let i = 0; i < 4; i++) q.defer(() => ran.push(i));
-    await sleep(30);
+    vi.advanceTimersByTime(30);
     expect(ran).toEqual([]);
     q.defer(() => ran.push(4));
     expect(ran).toEqual([]); // not inside the caller's callback
-    await sleep(5);
+    vi.advanceTimersByTime(0); // the next turn of the event loop (setImmediate)
     expect(ran).toEqual([0, 1, 2, 3, 4]);
     a.end();
   });
 
-  it('runs what waited maxDelayMs under continuous traffic', async () => {
-    const a = createActivity();
+  it('runs what waited maxDelayMs under continuous traffic', () => {
+    const a = createActivity({ now: fakeNow });
     const q = createIdleQueue({ activity: a, quietMs: 20, maxDelayMs: 60 });
     let ran = 0;
     a.begin();
     q.defer(() => ran++);
-    await sleep(30);
+    vi.advanceTimersByTime(59);
     expect(ran).toBe(0);
-    for (let i = 0; i < 100 && ran === 0; i++) await sleep(5);
+    vi.advanceTimersByTime(1);
     expect(ran).toBe(1);
     a.end();
   });
 
   it('flush runs everything now; a failing task does not stop the others', () => {
-    const a = createActivity();
+    const a = createActivity({ now: fakeNow });
     const errors: unknown[] = [];
     const q = createIdleQueue({ activity: a, onError: (e) => errors.push(e) });
     const ran: number[] = [];

@@ -16,22 +16,31 @@ export interface Activity {
   onQuiet(listener: () => void): void;
 }
 
-export function createActivity(): Activity {
+export interface ActivityOptions {
+  /**
+   * Milliseconds on a clock that only moves forward. Default performance.now(): a quiet time
+   * measured on the wall clock would jump with a system clock change. Tests pass a fake one.
+   */
+  now?: () => number;
+}
+
+export function createActivity(options: ActivityOptions = {}): Activity {
+  const now = options.now ?? (() => performance.now());
   let inFlight = 0;
-  let quietSince = performance.now();
+  let quietSince = now();
   const listeners: (() => void)[] = [];
   return {
     get inFlight() {
       return inFlight;
     },
-    quietForMs: () => (inFlight > 0 ? 0 : performance.now() - quietSince),
+    quietForMs: () => (inFlight > 0 ? 0 : now() - quietSince),
     begin() {
       inFlight++;
     },
     end() {
       if (inFlight === 0) return;
       if (--inFlight > 0) return;
-      quietSince = performance.now();
+      quietSince = now();
       for (const listener of listeners) listener();
     },
     onQuiet(listener) {
