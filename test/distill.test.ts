@@ -1,8 +1,10 @@
 // The write path end to end: conversations sent with the official `openai` client through the
 // real server are distilled after the debounce (Core Model played by the scripted upstream,
-// or the heuristic distiller), malformed Core Model output ends in a dead letter with the
-// transcript intact, and signals pending when `cairn serve` is SIGKILLed are distilled after
-// restart.
+// which listens on loopback like a local Ollama: in auto mode the chat's own model distils),
+// `--core-model off` / CAIRN_CORE_MODEL=off keeps every distillation request away from the
+// upstream, prose from the Core Model falls back to the heuristic stage at once, a Core Model
+// that is down ends in a dead letter with the transcript intact and heuristic memory, and
+// signals pending when `cairn serve` is SIGKILLed are distilled after restart.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,11 +117,51 @@ describe('distillation through the server', () => {
     expect(episodes(db, 'bob')).toHaveLength(0);
   });
 
-  it('works with no Core Model: the heuristic distiller remembers', async () => {
+  it('auto + a loopback upstream: the chat model distils, one request per conversation', async () => {
     const h = await engine();
-    h.upstream.setDefault(() => ({ kind: 'chat', content: 'Nice to meet you!' }));
+    expect((await h.api<{ coreModelMode: string }>('GET', '/settings')).body.coreModelMode).toBe(
+      'auto',
+    );
+    h.upstream.setDefault((r) =>
+      isCoreModelCall(r) ? { kind: 'digest', digest } : { kind: 'chat', content: 'Sure!' },
+    );
+    const openai = client(h, 'ada', 'dinner');
+    const first = "I'm Ada, I live in Lisbon and I am vegetarian.";
+    await openai.chat.completions.create({
+      model: 'llama3.2:3b',
+      messages: [{ role: 'user', content: first }],
+    });
+    await openai.chat.completions.create({
+      model: 'llama3.2:3b',
+      messages: [
+        { role: 'user', content: first },
+        { role: 'assistant', content: 'Sure!' },
+        { role: 'user', content: 'Suggest a dinner party main course.' },
+      ],
+    });
+    const db = h.services.db;
+    await until(() => episodes(db, 'ada').length === 1);
+    const core = h.upstream.chatRequests().filter(isCoreModelCall);
+    expect(core).toHaveLength(1);
+    expect((core[0]!.body as { model: string }).model).toBe('llama3.2:3b');
+    expect(core[0]!.rawBody).toContain('Suggest a dinner party main course.');
+    expect(episodes(db, 'ada')[0]!.summary).toBe(digest.episode.summary);
+    expect(facts(db, 'ada').map((f) => f.content)).toEqual(['User is vegetarian']);
+    expect(listProcessingLog(db, { limit: 1 })[0]).toMatchObject({
+      status: 'ok',
+      model: 'llama3.2:3b',
+    });
+  });
+
+  it('--core-model off: no distillation request reaches the upstream, the heuristic stage remembers', async () => {
+    const h = await engine({ coreModel: 'off' });
+    h.upstream.setDefault((r) =>
+      isCoreModelCall(r)
+        ? { kind: 'digest', digest }
+        : { kind: 'chat', content: 'Nice to meet you!' },
+    );
     await client(h, 'ada', 'intro').chat.completions.create({
-      model: 'scripted-model',
+      model: 'llama3.2:3b',
       messages: [
         {
           role: 'user',
@@ -129,7 +171,7 @@ describe('distillation through the server', () => {
     });
     const db = h.services.db;
     await until(() => episodes(db, 'ada').length === 1);
-    expect(h.upstream.chatRequests().filter(isCoreModelCall)).toHaveLength(0);
+    expect(h.upstream.chatRequests()).toHaveLength(1); // the chat itself, nothing more
     expect(facts(db, 'ada').map((f) => f.content)).toEqual(
       expect.arrayContaining(["User's name is Ada", 'User loves hiking in the Alps']),
     );
@@ -139,13 +181,44 @@ describe('distillation through the server', () => {
       status: 'ok',
       model: 'heuristic',
     });
+    // the settings say what runs
+    expect((await h.api<{ coreModelMode: string }>('GET', '/settings')).body.coreModelMode).toBe(
+      'off',
+    );
   });
 
-  it('dead-letters malformed Core Model output after 3 attempts, keeping the transcript', async () => {
+  it('a chat model answering prose: the heuristic digest at once, no dead letter, the reason logged', async () => {
+    const h = await engine();
+    h.upstream.setDefault(() => ({ kind: 'chat', content: 'Noted. Anything else about jazz?' }));
+    await client(h, 'ada', 'c1').chat.completions.create({
+      model: 'tiny-chat',
+      messages: [{ role: 'user', content: 'I love jazz and I live in Berlin.' }],
+    });
+    const db = h.services.db;
+    await until(() => listSignals(db, { statuses: ['processed'], limit: 10 }).length === 1);
+    const core = h.upstream.chatRequests().filter(isCoreModelCall);
+    expect(core).toHaveLength(1);
+    expect((core[0]!.body as { model: string }).model).toBe('tiny-chat');
+    expect(listSignals(db, { statuses: ['dead_letter', 'pending'], limit: 10 })).toHaveLength(0);
+    expect(facts(db, 'ada').map((f) => f.content)).toEqual(
+      expect.arrayContaining(['User loves jazz', 'User lives in Berlin']),
+    );
+    const [log] = listProcessingLog(db, { limit: 10, kind: 'distill' });
+    expect(log).toMatchObject({ status: 'ok', model: 'heuristic' });
+    expect(log!.error).toMatch(/tiny-chat answered without a digest/);
+    const diagnostics = await h.api<{ processing_log: { error: string | null }[] }>(
+      'GET',
+      '/memory/diagnostics',
+    );
+    expect(diagnostics.body.processing_log[0]!.error).toMatch(/answered without a digest/);
+    expect(JSON.stringify(listProcessingLog(db, { limit: 10 }))).not.toContain('jazz');
+  });
+
+  it('dead-letters a Core Model that is down after 3 attempts, keeping the transcript and heuristic memory', async () => {
     const h = await engine({ coreModel: 'scripted-core' });
     h.upstream.setDefault((r) =>
       isCoreModelCall(r)
-        ? { kind: 'chat', content: '{"episode": {"summary": ' }
+        ? { kind: 'error', status: 503, message: 'model is loading' }
         : { kind: 'chat', content: 'Noted.' },
     );
     await client(h, 'ada', 'c1').chat.completions.create({
@@ -161,8 +234,6 @@ describe('distillation through the server', () => {
       .prepare(`SELECT content FROM transcript WHERE agent_id = 'ada' ORDER BY id`)
       .all() as { content: string }[];
     expect(rows.map((r) => r.content)).toEqual(['I love jazz and I live in Berlin.', 'Noted.']);
-    // the heuristic still remembered something
-    await until(() => facts(db, 'ada').length > 0);
     expect(facts(db, 'ada').map((f) => f.content)).toContain('User loves jazz');
     const statuses = listProcessingLog(db, { limit: 10, kind: 'distill' }).map((l) => l.status);
     expect(statuses).toEqual(['dead_letter', 'error', 'error']);
@@ -302,5 +373,72 @@ describe('recovery after a crash', () => {
       expect.arrayContaining(["User's name is Ada", 'User loves sailing']),
     );
     expect(listSignals(db, { statuses: ['pending', 'processing'], limit: 10 })).toHaveLength(0);
+  });
+});
+
+describe('cairn serve and CAIRN_CORE_MODEL', () => {
+  // The headless entry as users run it; the conversation is distilled by the flush at
+  // SIGTERM (the debounce is at least 10 s), then the data is read by a fresh engine.
+  async function chatThenStop(env: Record<string, string>) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'cairn-core-model-env-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dbKey = randomBytes(32).toString('hex');
+    const token = 'core-model-env-token';
+    const upstream = await startScriptedUpstream();
+    cleanups.push(() => upstream.close());
+    upstream.setDefault((r) =>
+      isCoreModelCall(r) ? { kind: 'digest', digest } : { kind: 'chat', content: 'Noted!' },
+    );
+    const { child, url } = await startServeChild({
+      dataDir,
+      dbKey,
+      token,
+      upstreamUrl: upstream.url,
+      env,
+    });
+    cleanups.push(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    await new OpenAI({
+      baseURL: url + '/v1',
+      apiKey: token,
+      defaultHeaders: { 'X-Osaurus-Agent-Id': 'ada', 'X-Osaurus-Conversation-Id': 'env' },
+    }).chat.completions.create({
+      model: 'local-chat',
+      messages: [{ role: 'user', content: 'My name is Ada and I love sailing.' }],
+    });
+    const auth = { authorization: `Bearer ${token}` };
+    await until(async () => {
+      const agents = (await (await fetch(url + '/agents', { headers: auth })).json()) as {
+        agents: { id: string; pending_count: number }[];
+      };
+      return agents.agents.some((a) => a.id === 'ada' && a.pending_count === 1);
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    const h = await startEngine({ dataDir, dbKey, token, upstream, config: { coreModel: 'off' } });
+    cleanups.push(() => h.stop());
+    return { upstream, db: h.services.db };
+  }
+
+  it('CAIRN_CORE_MODEL=off: no distillation request reaches the upstream', async () => {
+    const { upstream, db } = await chatThenStop({ CAIRN_CORE_MODEL: 'off' });
+    expect(upstream.chatRequests().filter(isCoreModelCall)).toHaveLength(0);
+    expect(upstream.chatRequests()).toHaveLength(1);
+    expect(facts(db, 'ada').map((f) => f.content)).toEqual(
+      expect.arrayContaining(["User's name is Ada", 'User loves sailing']),
+    );
+    expect(listProcessingLog(db, { limit: 1, kind: 'distill' })[0]).toMatchObject({
+      status: 'ok',
+      model: 'heuristic',
+    });
+  });
+
+  it('unset (auto): the same conversation is distilled by the chat model', async () => {
+    const { upstream, db } = await chatThenStop({});
+    const core = upstream.chatRequests().filter(isCoreModelCall);
+    expect(core.map((r) => (r.body as { model: string }).model)).toEqual(['local-chat']);
+    expect(episodes(db, 'ada')[0]!.summary).toBe(digest.episode.summary);
   });
 });

@@ -50,7 +50,12 @@ Options (serve):
                       (else translated to chat completions)    env CAIRN_UPSTREAM_RESPONSES=1
   --ollama-upstream <url>  Ollama's native API for /api/* (else translated to --upstream)
                                                                             env CAIRN_OLLAMA_URL
-  --core-model <id>   model used to distil memories (default: heuristic)    env CAIRN_CORE_MODEL
+  --core-model <m>    what distils conversations into memory:               env CAIRN_CORE_MODEL
+                      auto (default): the model you chat with, if --upstream is on this
+                        machine (free); the built-in extraction for a remote upstream
+                      off: the built-in extraction only, never a model call
+                      <model>: this upstream model, for every conversation (a remote
+                        upstream costs one extra request per conversation)
   --log-level <lvl>   debug | info | warn | error | silent (default info)   env CAIRN_LOG_LEVEL
   --allow-host <name> with a non-loopback --host: a Host name clients may use (repeatable)
   --no-keychain       never use the OS keychain (key file in the data folder)

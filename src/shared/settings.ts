@@ -49,7 +49,14 @@ const fields = {
   providers: z.array(ProviderSettings).max(20),
   /** Which provider requests are forwarded to (id from `providers`). */
   activeProviderId: z.string().max(100).nullable(),
-  /** Model used for distillation and the llm gate; null = heuristic distiller. */
+  /**
+   * Where distillation gets its Core Model (DESIGN §6). `auto`: the model the conversation was
+   * chatted with when the upstream is on this machine (free), else the heuristic stage;
+   * `off`: never a model; `explicit`: `coreModel`, whatever the upstream (the opt-in for a
+   * remote provider).
+   */
+  coreModelMode: z.enum(['auto', 'off', 'explicit']),
+  /** The model used for distillation and the llm gate when coreModelMode is explicit, else null. */
   coreModel: z.string().max(500).nullable(),
   port: z.number().int().min(1024).max(65535),
   launchAtLogin: z.boolean(),
@@ -71,6 +78,7 @@ export const Settings = z.object({
   activityKeepLines: fields.activityKeepLines.default(false),
   providers: fields.providers.default([]),
   activeProviderId: fields.activeProviderId.default(null),
+  coreModelMode: fields.coreModelMode.default('auto'),
   coreModel: fields.coreModel.default(null),
   port: fields.port.default(1337),
   launchAtLogin: fields.launchAtLogin.default(false),

@@ -24,6 +24,7 @@ import { getMeta, setMeta } from './store/meta.ts';
 import { createTranscriptWriter, type TranscriptWriter } from './store/transcript-writer.ts';
 import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createEmbedder } from './vector/embedder.ts';
+import { coreModelFromFlag } from './memory/core-model.ts';
 import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
 import { createMemoryReader } from './memory/memory-reader.ts';
 import { createDeletionService } from './memory/deletion.ts';
@@ -72,7 +73,10 @@ export interface EngineConfig {
   upstreamResponses?: boolean;
   /** Upstream answer / inter-chunk timeout (default 300 s). */
   upstreamTimeoutMs?: number;
-  /** Core Model for distillation and the llm gate; overrides the setting while running. */
+  /**
+   * --core-model / CAIRN_CORE_MODEL: a model name, `auto` or `off` (memory/core-model.ts);
+   * overrides the setting while running.
+   */
   coreModel?: string;
   /** Fixed access token (CAIRN_TOKEN); otherwise the stored one, generated on first run. */
   token?: string;
@@ -131,19 +135,23 @@ function generateToken(): string {
   return 'cairn-' + randomBytes(24).toString('base64url');
 }
 
-/** The settings as the engine sees them: the CLI's --core-model wins while running. */
+/**
+ * The settings as the engine sees them: the CLI's --core-model (a model, `auto` or `off`)
+ * wins while running.
+ */
 function withCoreModelOverride(
   inner: SettingsService,
   coreModel: string | undefined,
 ): SettingsService {
-  if (!coreModel) return inner;
+  const override = coreModelFromFlag(coreModel);
+  if (!override) return inner;
   let base: Settings | null = null;
   let view: Settings | null = null;
   const get = (): Settings => {
     const s = inner.get();
     if (s !== base) {
       base = s;
-      view = Object.freeze({ ...s, coreModel });
+      view = Object.freeze({ ...s, ...override });
     }
     return view!;
   };
@@ -154,7 +162,7 @@ function withCoreModelOverride(
       return get();
     },
     onChange: (listener) =>
-      inner.onChange((next, prev) => listener({ ...next, coreModel }, { ...prev, coreModel })),
+      inner.onChange((next, prev) => listener({ ...next, ...override }, { ...prev, ...override })),
   };
 }
 

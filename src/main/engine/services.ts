@@ -101,8 +101,11 @@ export interface MemoryReader {
 
 /** Write path (DESIGN §6): debounced distillation of recorded turns. */
 export interface DistillerService {
-  /** A turn was recorded (hot path: must return at once). */
-  notifyTurn(agentId: string, conversationId: string): void;
+  /**
+   * A turn was recorded (hot path: must return at once). `model`: the request's model when
+   * the OpenAI-compatible upstream answered it (auto mode distils the conversation with it).
+   */
+  notifyTurn(agentId: string, conversationId: string, model?: string | null): void;
   /** Distil this conversation's pending signals now (ingest without skip_extraction). */
   distilNow(agentId: string, conversationId: string): Promise<void>;
   /** Re-arm pending signals found in the database at start-up. */

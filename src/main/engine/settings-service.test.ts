@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultSettings } from '../../shared/settings.ts';
+import { defaultSettings, type SettingsPatch } from '../../shared/settings.ts';
 import { tempDatabase } from '../../../test/helpers/temp-db.ts';
 import { createLogger, silentLogger } from './logger.ts';
 import { createSettingsService, toPublicSettings } from './settings-service.ts';
@@ -29,11 +29,11 @@ describe('settings service', () => {
     expect(line).not.toContain('my-secret-model');
   });
 
-  it('a blank Core Model means none (heuristic distiller)', () => {
+  it('a blank Core Model means no named model (auto again)', () => {
     const { svc } = setup();
     svc.update({ coreModel: 'llama3.2' });
     svc.update({ coreModel: '  ' });
-    expect(svc.get().coreModel).toBeNull();
+    expect(svc.get()).toMatchObject({ coreModel: null, coreModelMode: 'auto' });
     svc.update({ coreModel: '' });
     expect(svc.get().coreModel).toBeNull();
   });
@@ -99,5 +99,67 @@ describe('settings service', () => {
     off();
     svc.update({ enabled: true });
     expect(seen).toEqual([[false, true]]);
+  });
+});
+
+describe('Core Model mode', () => {
+  const refused = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (err) {
+      expect(isCairnError(err) && err.code).toBe('validation_failed');
+      return (err as Error).message;
+    }
+    throw new Error('accepted');
+  };
+
+  it('is auto by default; naming a model chooses it, clearing the name goes back to auto', () => {
+    const { svc } = setup();
+    expect(svc.get()).toMatchObject({ coreModelMode: 'auto', coreModel: null });
+    svc.update({ coreModel: 'llama3.2' });
+    expect(svc.get()).toMatchObject({ coreModelMode: 'explicit', coreModel: 'llama3.2' });
+    svc.update({ coreModel: null });
+    expect(svc.get()).toMatchObject({ coreModelMode: 'auto', coreModel: null });
+  });
+
+  it('off and auto carry no model name', () => {
+    const { svc } = setup();
+    svc.update({ coreModel: 'llama3.2' });
+    svc.update({ coreModelMode: 'off' });
+    expect(svc.get()).toMatchObject({ coreModelMode: 'off', coreModel: null });
+    // clearing a name that is not set leaves off alone
+    svc.update({ coreModel: null });
+    expect(svc.get().coreModelMode).toBe('off');
+    svc.update({ coreModelMode: 'explicit', coreModel: 'qwen2.5' });
+    expect(svc.get()).toMatchObject({ coreModelMode: 'explicit', coreModel: 'qwen2.5' });
+    svc.update({ coreModelMode: 'auto' });
+    expect(svc.get()).toMatchObject({ coreModelMode: 'auto', coreModel: null });
+  });
+
+  it('refuses contradictions and unknown modes, changing nothing', () => {
+    const { svc } = setup();
+    svc.update({ coreModel: 'llama3.2' });
+    const before = svc.get();
+    expect(refused(() => svc.update({ coreModelMode: 'off', coreModel: 'qwen2.5' }))).toMatch(
+      /coreModel: a model is named only with coreModelMode "explicit"/,
+    );
+    expect(refused(() => svc.update({ coreModelMode: 'explicit', coreModel: null }))).toMatch(
+      /needs the name of a model/,
+    );
+    expect(
+      refused(() => svc.update({ coreModelMode: 'sometimes' } as unknown as SettingsPatch)),
+    ).toMatch(/coreModelMode/);
+    expect(svc.get()).toBe(before);
+    svc.update({ coreModelMode: 'off' });
+    expect(refused(() => svc.update({ coreModelMode: 'explicit' }))).toMatch(/needs the name/);
+    expect(svc.get().coreModelMode).toBe('off');
+  });
+
+  it('a model stored before the mode existed stays the explicit choice', () => {
+    const t = tempDatabase();
+    cleanups.push(t.cleanup);
+    t.db.prepare(`INSERT INTO settings (key, value) VALUES ('coreModel', '"llama3.2"')`).run();
+    const svc = createSettingsService({ db: t.db, logger: silentLogger });
+    expect(svc.get()).toMatchObject({ coreModelMode: 'explicit', coreModel: 'llama3.2' });
   });
 });

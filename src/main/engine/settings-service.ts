@@ -40,7 +40,7 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       settings: loaded.dropped,
     });
   }
-  let current: Settings = Object.freeze(loaded.settings) as Settings;
+  let current: Settings = Object.freeze(consistentCoreModel(loaded.settings)) as Settings;
   const listeners = new Set<(next: Settings, prev: Settings) => void>();
 
   return {
@@ -80,9 +80,10 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
           ids.add(prov.id);
         }
       }
-      // A blank Core Model means "none" (the heuristic distiller), as the settings form sends
-      // it; stored as '' it would be sent to the provider as a model name.
+      // A blank Core Model means no named model, as the settings form sends it; stored as ''
+      // it would be sent to the provider as a model name.
       if (given.coreModel !== undefined && given.coreModel?.trim() === '') given.coreModel = null;
+      coreModelPatch(current, given);
       const merged = SettingsSchema.safeParse({ ...current, ...given });
       if (!merged.success) {
         throw new CairnError(
@@ -118,6 +119,55 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       return () => listeners.delete(listener);
     },
   };
+}
+
+/**
+ * The Core Model fields of a patch made whole (mutates `given`): naming a model chooses it
+ * (mode explicit, as PUT {coreModel} always meant), clearing the name of an explicit model
+ * goes back to auto, and a mode other than explicit carries no name. A name sent together
+ * with mode off or auto contradicts itself and is refused, as is explicit without a name.
+ */
+export function coreModelPatch(current: Settings, given: SettingsPatch): void {
+  const mode = given.coreModelMode;
+  if (mode === undefined) {
+    if (typeof given.coreModel === 'string') given.coreModelMode = 'explicit';
+    else if (given.coreModel === null && current.coreModelMode === 'explicit') {
+      given.coreModelMode = 'auto';
+    }
+    return;
+  }
+  if (mode !== 'explicit') {
+    if (typeof given.coreModel === 'string') {
+      throw new CairnError(
+        ErrorCode.ValidationFailed,
+        `Invalid settings: coreModel: a model is named only with coreModelMode "explicit" (not "${mode}")`,
+      );
+    }
+    given.coreModel = null;
+    return;
+  }
+  const name = given.coreModel === undefined ? current.coreModel : given.coreModel;
+  if (!name) {
+    throw new CairnError(
+      ErrorCode.ValidationFailed,
+      'Invalid settings: coreModel: coreModelMode "explicit" needs the name of a model',
+    );
+  }
+}
+
+/**
+ * Settings stored before coreModelMode existed had only the name (null meant the heuristic
+ * stage): a stored name stays the user's explicit choice.
+ */
+export function consistentCoreModel(s: Settings): Settings {
+  if (s.coreModel !== null && s.coreModelMode !== 'explicit') {
+    return s.coreModelMode === 'auto'
+      ? { ...s, coreModelMode: 'explicit' }
+      : { ...s, coreModel: null };
+  }
+  if (s.coreModel === null && s.coreModelMode === 'explicit')
+    return { ...s, coreModelMode: 'auto' };
+  return s;
 }
 
 /** What GET /settings answers: provider keys replaced by `apiKeySet`. */

@@ -162,32 +162,69 @@ describe('distiller', () => {
     expect(episodes()[0]!.summary).toBe(digest.episode.summary);
   });
 
-  it('dead-letters after three malformed replies, keeps the transcript and falls back to the heuristic', async () => {
+  it('falls back to the heuristic stage at once when the Core Model answers prose', async () => {
     const { distiller } = setup();
     upstream.setDefault(() => ({ kind: 'chat', content: 'Sorry, I cannot do that.' }));
     turn('a', 'c1', 'I love jazz and I live in Berlin.');
     const before = transcriptCount();
     await distiller.distilNow('a', 'c1');
-    expect(upstream.chatRequests()).toHaveLength(3);
-    const s = signals();
-    expect(s).toHaveLength(1);
-    expect(s[0]).toMatchObject({ status: 'dead_letter', attempts: 3 });
-    expect(s[0]!.last_error).toMatch(/malformed digest/);
+    // one call: asking again would only get more prose
+    expect(upstream.chatRequests()).toHaveLength(1);
+    expect(signals()).toEqual([expect.objectContaining({ status: 'processed', attempts: 0 })]);
     expect(transcriptCount()).toBe(before);
     expect(facts().map((f) => f.content)).toEqual(
       expect.arrayContaining(['User loves jazz', 'User lives in Berlin']),
     );
-    const log = listProcessingLog(db, { limit: 10 }).map((l) => l.status);
-    expect(log).toEqual(['dead_letter', 'error', 'error']);
+    expect(episodes()).toHaveLength(1);
+    const log = listProcessingLog(db, { limit: 10 });
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ status: 'ok', model: 'heuristic', tokens: 15 });
+    expect(log[0]!.error).toMatch(/scripted-core answered without a digest \(no JSON object/);
+    expect(JSON.stringify(log)).not.toMatch(/jazz|Berlin|Sorry/);
   });
 
-  it('retries a failed call later (timer) and succeeds', async () => {
+  it('falls back at once on JSON of the wrong shape too', async () => {
+    const { distiller } = setup();
+    upstream.enqueue({ kind: 'chat', content: '{"answer": "Jazz is a genre of music."}' });
+    turn('a', 'c1', 'I love jazz.');
+    await distiller.distilNow('a', 'c1');
+    expect(upstream.chatRequests()).toHaveLength(1);
+    expect(listProcessingLog(db, { limit: 1 })[0]!.error).toMatch(/does not match the schema/);
+    expect(facts().map((f) => f.content)).toContain('User loves jazz');
+  });
+
+  it('dead-letters a Core Model that keeps failing, with heuristic memory from the first failure', async () => {
+    const { distiller } = setup();
+    upstream.setDefault(() => ({ kind: 'error', status: 503, message: 'loading model' }));
+    turn('a', 'c1', 'I love jazz and I live in Berlin.');
+    distiller.notifyTurn('a', 'c1');
+    // after the first failed attempt memory is already there, the signal still pending
+    await until(() => signals()[0]!.attempts === 1);
+    expect(facts().map((f) => f.content)).toEqual(
+      expect.arrayContaining(['User loves jazz', 'User lives in Berlin']),
+    );
+    expect(episodes()).toHaveLength(1);
+    await until(() => signals()[0]!.status === 'dead_letter');
+    await distiller.idle();
+    expect(upstream.chatRequests()).toHaveLength(3);
+    expect(signals()[0]).toMatchObject({ status: 'dead_letter', attempts: 3 });
+    expect(signals()[0]!.last_error).toMatch(/HTTP 503/);
+    const log = listProcessingLog(db, { limit: 10 });
+    expect(log.map((l) => l.status)).toEqual(['dead_letter', 'error', 'error']);
+    expect(log[0]!.error).toMatch(/heuristic digest was stored meanwhile/);
+    // the same facts, stored once
+    expect(facts().filter((f) => f.content === 'User loves jazz')).toHaveLength(1);
+  });
+
+  it('retries a failed call later (timer) and the Core Model digest replaces the episode', async () => {
     const { distiller } = setup();
     upstream.enqueue({ kind: 'error', status: 500, message: 'down' }, { kind: 'digest', digest });
     turn('a', 'c1', 'I am vegetarian.');
     distiller.notifyTurn('a', 'c1');
-    await until(() => episodes().length === 1);
+    await until(() => signals()[0]!.status === 'processed');
     expect(signals()[0]).toMatchObject({ status: 'processed', attempts: 1 });
+    expect(episodes()).toHaveLength(1);
+    expect(episodes()[0]!.summary).toBe(digest.episode.summary);
   });
 
   it('flushes the previous conversation of an agent at once when a new one starts', async () => {
@@ -267,5 +304,89 @@ describe('distiller', () => {
     turn('a', 'c2', 'I love <private>secret-club</private> jazz.');
     await d2.distilNow('a', 'c2');
     expect(JSON.stringify([episodes(), facts()])).not.toContain('secret-club');
+  });
+});
+
+// The scripted upstream listens on 127.0.0.1: a local provider, as Ollama or LM Studio are.
+describe('which model distils (auto, off, explicit)', () => {
+  const requestedModels = () =>
+    upstream.chatRequests().map((r) => (r.body as { model: string }).model);
+
+  it('auto: distils with the model the conversation was chatted with', async () => {
+    const { distiller, settings } = setup({ coreModel: null });
+    expect(settings.get().coreModelMode).toBe('auto'); // the default
+    upstream.enqueue({ kind: 'digest', digest });
+    turn('a', 'c1', 'Hi, I am Ada. I am vegetarian.');
+    distiller.notifyTurn('a', 'c1', 'llama3.2:3b');
+    await until(() => signals()[0]!.status === 'processed');
+    expect(requestedModels()).toEqual(['llama3.2:3b']);
+    expect(episodes()[0]!.summary).toBe(digest.episode.summary);
+    expect(listProcessingLog(db, { limit: 1 })[0]).toMatchObject({
+      status: 'ok',
+      model: 'llama3.2:3b',
+    });
+  });
+
+  it("auto: the newest request's model, per conversation", async () => {
+    const { distiller } = setup({ coreModel: null, extra: { debounceMsOverride: 60_000 } });
+    upstream.setDefault(() => ({ kind: 'digest', digest }));
+    turn('a', 'c1', 'I am vegetarian.');
+    distiller.notifyTurn('a', 'c1', 'qwen2.5:7b');
+    distiller.notifyTurn('a', 'c1', 'llama3.2:3b');
+    turn('b', 'c2', 'I love tea.');
+    distiller.notifyTurn('b', 'c2', 'mistral');
+    // a turn recorded without a model (another upstream answered it) keeps the one known
+    distiller.notifyTurn('b', 'c2', null);
+    await distiller.distilNow('a', 'c1');
+    await distiller.distilNow('b', 'c2');
+    expect(requestedModels()).toEqual(['llama3.2:3b', 'mistral']);
+  });
+
+  it('auto: a conversation whose chat model is unknown (recovered, ingested) uses the heuristic stage', async () => {
+    turn('a', 'c1', 'I love jazz.');
+    const { distiller } = setup({ coreModel: null });
+    distiller.recover();
+    await until(() => episodes().length === 1);
+    await distiller.idle();
+    expect(upstream.chatRequests()).toHaveLength(0);
+    expect(listProcessingLog(db, { limit: 1 })[0]).toMatchObject({ model: 'heuristic' });
+  });
+
+  it('off: never calls a model, even with the chat model known', async () => {
+    const { distiller, settings } = setup({ coreModel: null });
+    settings.update({ coreModelMode: 'off' });
+    turn('a', 'c1', 'My name is Ada. I love hiking.');
+    distiller.notifyTurn('a', 'c1', 'llama3.2:3b');
+    await until(() => signals()[0]!.status === 'processed');
+    expect(upstream.chatRequests()).toHaveLength(0);
+    expect(facts().map((f) => f.content)).toContain("User's name is Ada");
+    expect(listProcessingLog(db, { limit: 1 })[0]).toMatchObject({
+      status: 'ok',
+      model: 'heuristic',
+    });
+  });
+
+  it('explicit: the named model wins over the chat model', async () => {
+    const { distiller } = setup({ coreModel: 'scripted-core' });
+    upstream.enqueue({ kind: 'digest', digest });
+    turn('a', 'c1', 'I am vegetarian.');
+    distiller.notifyTurn('a', 'c1', 'llama3.2:3b');
+    await until(() => signals()[0]!.status === 'processed');
+    expect(requestedModels()).toEqual(['scripted-core']);
+  });
+
+  it('a change of mode applies to the next distillation', async () => {
+    const { distiller, settings } = setup({ coreModel: null });
+    upstream.setDefault(() => ({ kind: 'digest', digest }));
+    turn('a', 'c1', 'I am vegetarian.');
+    distiller.notifyTurn('a', 'c1', 'llama3.2:3b');
+    settings.update({ coreModelMode: 'off' });
+    await until(() => signals()[0]!.status === 'processed');
+    expect(upstream.chatRequests()).toHaveLength(0);
+    settings.update({ coreModelMode: 'auto' });
+    turn('a', 'c1', 'Book the hotel too.');
+    distiller.notifyTurn('a', 'c1', 'llama3.2:3b');
+    await until(() => signals().every((x) => x.status === 'processed'));
+    expect(requestedModels()).toEqual(['llama3.2:3b']);
   });
 });

@@ -2,16 +2,22 @@
 //
 // - notifyTurn() (hot path) only re-arms a timer. A new conversation of the same agent
 //   flushes the agent's previous conversation at once.
+// - Which model, if any, is decided per distillation (core-model.ts): the named Core Model,
+//   or in auto mode the model the conversation was chatted with when the upstream is on this
+//   machine. That chat model is remembered in memory only (notifyTurn), so conversations
+//   recovered after a restart, ingests and imports use the heuristic stage in auto mode.
 // - One Core Model call per conversation asks for the JSON digest; the reply is parsed
-//   leniently (digest.ts). A failed call or malformed reply counts an attempt and is retried
-//   later; after the third the signals become dead letters (visible in diagnostics,
-//   retryable) AND the heuristic distiller stores its digest, so memory never ends up empty
-//   because the Core Model is down. Without a Core Model the heuristic distiller is used
-//   directly.
+//   leniently (digest.ts). A reply that is not a digest (prose, wrong shape) will not become
+//   one by asking again: the heuristic stage distils the conversation at once and
+//   processing_log says why. A failed call (network, timeout, HTTP error) counts an attempt
+//   and is retried later, dead letter after the third (visible in diagnostics, retryable);
+//   each failed attempt also stores the heuristic digest, so memory never waits on a model
+//   that is down. Without a Core Model the heuristic stage is used directly.
 // - Work runs one conversation at a time (a bounded queue), never on the request path.
 // - recover() at start-up resets 'processing' rows left by a dead process and re-arms every
 //   conversation with pending signals; flush() at shutdown processes what it can in time.
 // - Everything is logged to processing_log without content.
+import { DISTILL_MAX_TRANSCRIPT_CHARS, DISTILL_SYSTEM_PROMPT } from '../../../shared/core-model.ts';
 import type { Digest } from '../../../shared/digest.ts';
 import { isCairnError } from '../errors.ts';
 import type { Clock } from '../clock.ts';
@@ -36,6 +42,7 @@ import {
   resetStaleProcessing,
   type ConversationMessage,
 } from '../store/signals.ts';
+import { heuristicReasonText, resolveCoreModel } from './core-model.ts';
 import { parseDigest } from './digest.ts';
 import { storeDigest } from './facts.ts';
 import { heuristicDigest } from './heuristic-distiller.ts';
@@ -67,29 +74,21 @@ export interface DistillerOptions {
 }
 
 export type DistillOutcome =
-  'nothing' | 'llm' | 'heuristic' | 'retry' | 'dead_letter' | 'interrupted';
+  | 'nothing'
+  | 'llm'
+  | 'heuristic'
+  /** The Core Model answered something that is not a digest: the heuristic stage served. */
+  | 'fallback'
+  | 'retry'
+  | 'dead_letter'
+  | 'interrupted';
+
+/** Conversations whose chat model is remembered (the oldest is forgotten beyond this). */
+const MAX_REMEMBERED_CHAT_MODELS = 10_000;
+/** Longer `model` values are not remembered (the settings cap a Core Model name the same). */
+const MAX_MODEL_NAME_CHARS = 500;
 
 const key = (agentId: string, conversationId: string) => JSON.stringify([agentId, conversationId]);
-
-const SYSTEM_PROMPT = `You distil a conversation between a user and an assistant into long-term memory.
-Answer with ONE JSON object and nothing else, with exactly these fields:
-{
-  "episode": {
-    "summary": "3-6 sentences: what happened and what was said, with names, dates and numbers",
-    "topics": ["short keyword", "..."],
-    "entities": ["people, places, organisations, products named"],
-    "decisions": ["decisions that were made"],
-    "action_items": ["things someone committed to do"],
-    "salience": 0.0-1.0 (how worth remembering this conversation is)
-  },
-  "pinned_candidates": [
-    {"content": "one durable fact about the user, third person, e.g. 'User is vegetarian'", "salience": 0.0-1.0, "tags": ["preference"]}
-  ],
-  "identity_facts": ["core identity facts only: name, job, employer, location, age, pronouns, family"]
-}
-Rules: only facts the user stated about themselves (never the assistant's statements about itself,
-never questions or hypotheticals). Use empty arrays when there is nothing. Write facts so they make
-sense without the conversation. Never include secrets such as passwords or keys.`;
 
 function formatDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -120,7 +119,7 @@ export function buildDistillPrompt(
   const first = messages[0];
   const header = first ? `Conversation of ${formatDate(first.created_at)}` : 'Conversation';
   return [
-    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'system', content: DISTILL_SYSTEM_PROMPT },
     {
       role: 'user',
       content: `${header}${truncated ? ' (earlier messages omitted)' : ''}:\n\n${lines.join('\n')}`,
@@ -135,7 +134,7 @@ export function createDistiller(
   const log = options.logger.child('distiller');
   const maxAttempts = options.maxAttempts ?? MAX_DISTILL_ATTEMPTS;
   const maxRows = options.maxRows ?? 2000;
-  const maxPromptChars = options.maxPromptChars ?? 24_000;
+  const maxPromptChars = options.maxPromptChars ?? DISTILL_MAX_TRANSCRIPT_CHARS;
   const llmTimeoutMs = options.llmTimeoutMs ?? 120_000;
 
   const timers = new Map<
@@ -143,6 +142,18 @@ export function createDistiller(
     { timer: NodeJS.Timeout; agentId: string; conversationId: string }
   >();
   const lastConversation = new Map<string, string>();
+  // The `model` of each conversation's most recent chat request (auto mode distils with it).
+  const chatModels = new Map<string, string>();
+
+  function rememberChatModel(k: string, model: string | null | undefined): void {
+    const name = model?.trim();
+    if (!name || name.length > MAX_MODEL_NAME_CHARS) return;
+    chatModels.delete(k); // re-inserted last: the map's order is least recently chatted first
+    chatModels.set(k, name);
+    if (chatModels.size > MAX_REMEMBERED_CHAT_MODELS) {
+      chatModels.delete(chatModels.keys().next().value!);
+    }
+  }
   let queue: Promise<unknown> = Promise.resolve();
   let stopped = false;
   // Aborted when flush() runs out of time: an in-flight Core Model call gives up.
@@ -248,8 +259,12 @@ export function createDistiller(
         });
         return 'nothing';
       }
-      const model = settings.get().coreModel;
-      if (!model || upstream.baseUrl() === null) {
+      const choice = resolveCoreModel({
+        settings: settings.get(),
+        upstreamBaseUrl: upstream.baseUrl(),
+        chatModel: chatModels.get(key(agentId, conversationId)) ?? null,
+      });
+      if (choice.use === 'heuristic') {
         await storeHeuristic(agentId, conversationId, messages);
         markSignalsProcessed(db, agentId, ids, clock.now());
         logProcessing(db, {
@@ -260,9 +275,14 @@ export function createDistiller(
           durationMs: elapsed(),
           now: clock.now(),
         });
-        log.info('distilled (heuristic)', { agent: agentId, conversation: conversationId });
+        log.info('distilled (heuristic)', {
+          agent: agentId,
+          conversation: conversationId,
+          why: heuristicReasonText(choice.reason),
+        });
         return 'heuristic';
       }
+      const model = choice.model;
 
       let failure: string;
       let tokens: number | null = null;
@@ -292,7 +312,27 @@ export function createDistiller(
           log.info('distilled', { agent: agentId, conversation: conversationId, tokens });
           return 'llm';
         }
-        failure = `malformed digest: ${parsed.error}`;
+        // The model answered, but not with a digest: asking again gets the same kind of
+        // answer (a chat model that ignores the format), so the heuristic stage serves now.
+        const why = `${model} answered without a digest (${parsed.error}); the heuristic digest was stored`;
+        await storeHeuristic(agentId, conversationId, messages);
+        markSignalsProcessed(db, agentId, ids, clock.now());
+        logProcessing(db, {
+          kind: 'distill',
+          agentId,
+          status: 'ok',
+          model: 'heuristic',
+          tokens,
+          durationMs: elapsed(),
+          error: why,
+          now: clock.now(),
+        });
+        log.info('distilled (heuristic fallback)', {
+          agent: agentId,
+          conversation: conversationId,
+          why,
+        });
+        return 'fallback';
       } catch (err) {
         if (shutdown.signal.aborted) {
           releaseSignals(db, agentId, ids, clock.now());
@@ -303,6 +343,10 @@ export function createDistiller(
           : `${(err as Error).name}: ${(err as Error).message}`;
       }
 
+      // The call failed (network, timeout, HTTP error): retried later, dead letter after the
+      // last attempt. Memory does not wait meanwhile: the heuristic digest is stored now (a
+      // later Core Model digest replaces the episode and adds its facts).
+      await storeHeuristic(agentId, conversationId, messages);
       const { attempts, deadLettered } = markSignalsFailed(
         db,
         agentId,
@@ -318,7 +362,7 @@ export function createDistiller(
         model,
         tokens,
         durationMs: elapsed(),
-        error: failure,
+        error: `${failure}; the heuristic digest was stored meanwhile`,
         now: clock.now(),
       });
       log.warn('distillation attempt failed', {
@@ -328,11 +372,7 @@ export function createDistiller(
         deadLettered,
         error: failure,
       });
-      if (!deadLettered) return 'retry';
-      // Dead letter: the heuristic digest keeps memory working; a retry from diagnostics
-      // replaces this episode with the Core Model's once it is back.
-      await storeHeuristic(agentId, conversationId, messages);
-      return 'dead_letter';
+      return deadLettered ? 'dead_letter' : 'retry';
     } catch (err) {
       // A bug or a database error: count it as an attempt so it cannot loop forever.
       const message = `${(err as Error).name}: ${(err as Error).message}`;
@@ -364,8 +404,9 @@ export function createDistiller(
   });
 
   const service = {
-    notifyTurn(agentId: string, conversationId: string): void {
+    notifyTurn(agentId: string, conversationId: string, model?: string | null): void {
       if (stopped) return;
+      rememberChatModel(key(agentId, conversationId), model);
       const previous = lastConversation.get(agentId);
       lastConversation.set(agentId, conversationId);
       if (settings.get().extractionMode === 'manual') return;

@@ -284,6 +284,7 @@ export function registerProxyRoutes(
           agentId,
           conversationId,
           userText,
+          model: body.model,
           skip: toolContinuation ? 'tool-continuation' : null,
           recordUser: lastIsUser,
           startedAt,
