@@ -1,9 +1,9 @@
 // Paraphrase recall as a new user meets it (issue 11, item 7): facts said in ordinary chat,
 // asked about later in other words. Black-box, through the real headless server:
 //   - `node src/main/cli.ts serve` as a child process with production defaults, except a
-//     temporary data folder, no Core Model (the CLI's default; there is no `off` value) and no
-//     network (an unreachable proxy: the default sentence model cannot download, as on a machine
-//     without network; the upstream on loopback is reached directly);
+//     temporary data folder, CAIRN_CORE_MODEL=off (the heuristic extraction stage distils) and
+//     no network (an unreachable proxy: the default sentence model cannot download, as on a
+//     machine without network; the upstream on loopback is reached directly);
 //   - a scripted upstream on loopback that records what it receives;
 //   - the official `openai` client with X-Osaurus-Agent-Id (one agent per user of the data)
 //     and X-Osaurus-Conversation-Id (every statement, work session and question in its own
@@ -129,7 +129,7 @@ export async function runParaphrase(
       token,
       upstreamUrl: upstream.url,
       defaultEmbedder: true,
-      env: offlineEnv(),
+      env: { ...offlineEnv(), CAIRN_CORE_MODEL: 'off' },
     });
     child = started.child;
     const url = started.url;
