@@ -11,7 +11,13 @@ import { getIdentity } from '../store/identity.ts';
 import { factsByRelation } from '../store/pinned.ts';
 import { statesForgotten, type ForgottenWording } from './suppress.ts';
 import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
-import { searchScope, speakerOf, type RankedHit, type SearchDeps } from './search.ts';
+import {
+  searchScope,
+  speakerOf,
+  turnsByMeaning,
+  type RankedHit,
+  type SearchDeps,
+} from './search.ts';
 import { neutraliseLine } from './neutralise.ts';
 import { jaccard, queryTerms, words, wordSet } from './text.ts';
 import { countTokens, truncateToTokens } from './tokens.ts';
@@ -46,6 +52,8 @@ export interface PlanInput {
 const RELATION_ASKED = 0.3;
 /** At most this many relations are looked up for one question (the best ones). */
 const RELATIONS_ASKED = 2;
+/** Conversation turns found by meaning added after the lexical ones (personal questions). */
+const BY_MEANING = 3;
 /** Typed facts of the asked relations put first, at most. */
 const TYPED_FACTS = 6;
 
@@ -192,6 +200,15 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       topK: transcriptWanted,
       likeFallback: false,
     });
+    // A question about the user's own life may be asked in other words than they told it
+    // ("Which city am I based in?" / "we've relocated to Porto"): a few turns found by
+    // meaning follow the lexical ones, and take only the room those leave.
+    if (section === 'pinned' || section === 'identity') {
+      const seen = new Set(lines.map((h) => h.id));
+      for (const h of await turnsByMeaning(deps, agentId, message, BY_MEANING)) {
+        if (!seen.has(h.id)) lines.push(h);
+      }
+    }
     // The user's own earlier message with the same words (the question asked again) is no
     // memory: it answers nothing.
     const asked = words(message).join(' ');

@@ -65,9 +65,11 @@ const RRF_K = 60;
  * How much the vector list counts against the lexical one in the fusion, by the embedder
  * that serves search. A sentence model carries a message's meaning: its list counts as much
  * as BM25's. Static word vectors average word meanings: that finds a fact asked about in other
- * words, but blurs a conversation turn into its topic, and on transcript turns it only took
- * places from better lexical hits (`npm run bench -- locomo`, production defaults: recall@10
- * 0.757 without them, 0.743 at weight 0.25, 0.527 at 1), so there they are not searched.
+ * words, but blurs a conversation turn into its topic. On transcript turns they only took
+ * places from better lexical hits when the words of the question were found (`npm run bench
+ * -- locomo`, production defaults: recall@10 0.768 without them, 0.743 at weight 0.25, 0.527 at
+ * 1), so there they are not searched; the planner adds a few turns found by meaning after
+ * the lexical ones when a personal question leaves room in the block (planner.ts).
  */
 export const STATIC_VECTOR_WEIGHTS: Readonly<Record<FtsScope, number>> = {
   transcript: 0,
@@ -195,6 +197,7 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
     : deps.vectors.activeModel() === WORD_VECTORS_MODEL_ID
       ? STATIC_VECTOR_WEIGHTS[scope]
       : 1;
+
   let fused: { hit: StoredHit; score: number }[];
   if (q.useVectors !== false && vectorWeight > 0 && deps.vectors && q.query.trim() !== '') {
     let vectorHits: { id: number; score: number }[] = [];
@@ -212,6 +215,37 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
   // 4. MMR over the head of the list.
   const picked = mmr(fused.slice(0, Math.max(topK * 4, 40)), topK);
   return picked.map(({ hit, score }) => ({ ...hit, scope: q.scope, score: round(score) }));
+}
+
+/**
+ * Conversation turns nearest to the query by meaning alone (the vector index), for the planner
+ * to add after the lexical ones when a personal question is asked in other words than the
+ * memory's. [] while no embedder serves search.
+ */
+export async function turnsByMeaning(
+  deps: SearchDeps,
+  agentId: string,
+  query: string,
+  k: number,
+): Promise<RankedHit[]> {
+  if (!deps.vectors?.isReady() || query.trim() === '') return [];
+  let vectorHits: { id: number; score: number }[];
+  try {
+    vectorHits = await deps.vectors.search(agentId, 'transcript', query, k);
+  } catch (err) {
+    deps.logger?.warn('vector search failed; no turns by meaning', { error: err });
+    return [];
+  }
+  const rows = getRowsByIds(
+    deps.db,
+    'transcript',
+    agentId,
+    vectorHits.map((v) => v.id),
+  );
+  return vectorHits.flatMap((v) => {
+    const row = rows.get(v.id);
+    return row ? [{ ...row, scope: 'transcript' as const, score: round(v.score) }] : [];
+  });
 }
 
 /** POST /memory/search: the ranked rows in the API shape. */
