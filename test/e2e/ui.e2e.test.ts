@@ -2,8 +2,9 @@
 // A conversation sent through the proxy with the official openai client shows up in the
 // UI; the user edits a fact, forgets another (gone from search and from the next injected
 // block), changes the budget (persists across a restart on the same data), runs
-// consolidation and sees the report. Screenshots of every page go to
-// test-results/screenshots/ at 100% and 200% zoom, light and dark.
+// consolidation and sees the report. Every page is checked at 100% and 200% zoom, light and
+// dark (heading, navigation, scheme, contrast, no sideways scrolling); the screenshots taken
+// there go to test-results/screenshots/.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,51 @@ async function signIn(p: Page, harness: EngineHarness): Promise<void> {
 async function go(p: Page, name: string): Promise<void> {
   await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
   await p.getByRole('heading', { name, level: 1 }).waitFor();
+}
+
+/**
+ * What a screenshot of the current page shows, measured in the page: the h1 text, how many
+ * links the main navigation has, the relative luminance of the page background (0 black, 1
+ * white), the contrast ratio of the h1 against what is behind it, and how far the document is
+ * wider than the window (CSS px).
+ */
+function pageLooks(): {
+  heading: string;
+  navLinks: number;
+  background: number;
+  headingContrast: number;
+  overflowX: number;
+} {
+  const rgb = (css: string): [number, number, number, number] => {
+    const m = css.match(/[\d.]+/g)?.map(Number) ?? [0, 0, 0, 0];
+    return [m[0] ?? 0, m[1] ?? 0, m[2] ?? 0, m[3] ?? 1];
+  };
+  const luminance = ([r, g, b]: number[]): number => {
+    const lin = (c: number) => {
+      const x = c / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * lin(r ?? 0) + 0.7152 * lin(g ?? 0) + 0.0722 * lin(b ?? 0);
+  };
+  // The first ancestor with an opaque background paints what is behind the element.
+  const backgroundOf = (el: Element | null): number => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) return luminance(c);
+    }
+    return 1; // the browser's default canvas is white
+  };
+  const h1 = document.querySelector('h1');
+  const fg = h1 ? luminance(rgb(getComputedStyle(h1).color)) : 0;
+  const bg = backgroundOf(h1);
+  const doc = document.documentElement;
+  return {
+    heading: h1?.textContent?.trim() ?? '',
+    navLinks: document.querySelectorAll('nav[aria-label="Main"] a').length,
+    background: backgroundOf(document.querySelector('main') ?? document.body),
+    headingContrast: (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05),
+    overflowX: doc.scrollWidth - doc.clientWidth,
+  };
 }
 
 async function shot(p: Page, name: string): Promise<void> {
@@ -367,7 +413,7 @@ describe('Cairn UI end to end', () => {
     await expect.poll(() => forget.evaluate((el) => el === document.activeElement)).toBe(true);
   });
 
-  it('screenshots every page at 100% and 200% zoom, light and dark', async () => {
+  it('every page reads at 100% and 200% zoom, light and dark (screenshots kept)', async () => {
     const pages = [
       'Overview',
       'Agents',
@@ -394,12 +440,21 @@ describe('Cairn UI end to end', () => {
       const p = await ctx.newPage();
       await signIn(p, h);
       for (const name of pages) {
+        const where = `${name} (${v.suffix})`;
         await go(p, name);
         if (name === 'Memory') {
           await p.getByLabel('Agent').selectOption(AGENT);
           await p.getByRole('list', { name: 'Pinned facts' }).waitFor();
         }
         await p.waitForLoadState('networkidle');
+        const looks = await p.evaluate(pageLooks);
+        // What the screenshot shows: the page's own heading and the navigation, in the
+        // scheme asked for, readable, and (WCAG 1.4.10) nothing cut off sideways at 200%.
+        expect(looks.heading, where).toBe(name);
+        expect(looks.navLinks, where).toBeGreaterThanOrEqual(pages.length);
+        expect(looks.background < 0.5, `${where}: dark background`).toBe(v.scheme === 'dark');
+        expect(looks.headingContrast, `${where}: heading contrast`).toBeGreaterThanOrEqual(4.5);
+        expect(looks.overflowX, `${where}: horizontal overflow (px)`).toBeLessThanOrEqual(0);
         await shot(p, `${name.toLowerCase()}-${v.suffix}`);
       }
       await ctx.close();
