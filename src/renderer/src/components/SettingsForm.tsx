@@ -3,6 +3,7 @@
 import { useId, useState } from 'react';
 import { Settings, SettingsPatch, type PublicSettings } from '../../../shared/settings.ts';
 import { errorMessage } from '../api/client.ts';
+import { CoreModelField } from './CoreModelField.tsx';
 import { FieldError, Notice } from './ui.tsx';
 
 type NumberKey =
@@ -36,6 +37,8 @@ interface Draft {
   numbers: Record<NumberKey, string>;
   providers: ProviderDraft[];
   activeProviderId: string;
+  coreModelMode: Settings['coreModelMode'];
+  /** The named Core Model; kept while another mode is chosen, sent only with `explicit`. */
   coreModel: string;
   launchAtLogin: boolean;
   activityKeepLines: boolean;
@@ -121,6 +124,7 @@ function toDraft(s: PublicSettings): Draft {
       clearKey: false,
     })),
     activeProviderId: s.activeProviderId ?? '',
+    coreModelMode: s.coreModelMode,
     coreModel: s.coreModel ?? '',
     launchAtLogin: s.launchAtLogin,
     activityKeepLines: s.activityKeepLines,
@@ -143,7 +147,8 @@ export function buildPatch(
     extractionMode: draft.extractionMode,
     relevanceGateMode: draft.relevanceGateMode,
     activeProviderId: draft.activeProviderId || null,
-    coreModel: draft.coreModel.trim() || null,
+    coreModelMode: draft.coreModelMode,
+    coreModel: draft.coreModelMode === 'explicit' ? draft.coreModel.trim() || null : null,
     launchAtLogin: draft.launchAtLogin,
     activityKeepLines: draft.activityKeepLines,
   };
@@ -188,12 +193,21 @@ export function buildPatch(
   ) {
     errors.activeProviderId = 'Choose one of the providers below.';
   }
+  if (draft.coreModelMode === 'explicit' && draft.coreModel.trim() === '') {
+    errors.coreModel = 'Name the model, or choose Auto or Off.';
+  }
   const ids = draft.providers.map((p) => p.id.trim());
   ids.forEach((pid, i) => {
     if (pid && ids.indexOf(pid) !== i) errors[`providers.${i}.id`] = 'Two providers have this id.';
   });
   // Send the keys as built (validated above): the parsed value would carry every default.
   return { patch: patch as SettingsPatch, errors };
+}
+
+/** The base URL of the provider chosen as active in the form, or null. */
+function activeProviderUrl(draft: Draft): string | null {
+  const active = draft.providers.find((p) => p.id !== '' && p.id === draft.activeProviderId);
+  return active?.baseUrl.trim() || null;
 }
 
 function friendly(path: PropertyKey[], message: string): string {
@@ -218,11 +232,17 @@ export function SettingsForm({
   onSave,
   models,
   desktop,
+  upstreamUrl,
 }: {
   settings: PublicSettings;
   onSave: (patch: SettingsPatch) => Promise<PublicSettings>;
   /** Model ids offered for the Core Model (from /v1/models). */
   models?: string[];
+  /**
+   * The upstream Cairn was started with (--upstream), which wins over the providers; without
+   * it the Core Model field reads the active provider of the form.
+   */
+  upstreamUrl?: string | null;
   /** Launch at login only means something in the desktop app. */
   desktop?: boolean;
 }) {
@@ -552,26 +572,16 @@ export function SettingsForm({
             Add provider
           </button>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-core`}>Core Model</label>
-          <input
-            id={`${id}-core`}
-            list={`${id}-models`}
-            value={draft.coreModel}
-            placeholder="Empty: built-in heuristic distiller"
-            aria-describedby={`${id}-core-help`}
-            onChange={(e) => set('coreModel', e.target.value)}
-          />
-          <datalist id={`${id}-models`}>
-            {(models ?? []).map((m) => (
-              <option key={m} value={m} />
-            ))}
-          </datalist>
-          <p id={`${id}-core-help`} className="help">
-            Used to distil conversations and for the LLM gate. Without one, Cairn still extracts
-            facts with its heuristic distiller.
-          </p>
-        </div>
+        <CoreModelField
+          id={`${id}-core`}
+          mode={draft.coreModelMode}
+          model={draft.coreModel}
+          models={models}
+          upstreamUrl={upstreamUrl ?? activeProviderUrl(draft)}
+          error={errors.coreModel}
+          onMode={(mode) => set('coreModelMode', mode)}
+          onModel={(name) => set('coreModel', name)}
+        />
       </fieldset>
 
       <fieldset>

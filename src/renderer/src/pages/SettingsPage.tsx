@@ -44,6 +44,7 @@ export function SettingsPage() {
           <SettingsForm
             settings={settings.data}
             desktop={Boolean(bridge())}
+            upstreamUrl={startupUpstream}
             models={models.data?.data.map((m) => m.id)}
             onSave={async (patch) => {
               const next = await api.putSettings(patch);
