@@ -69,7 +69,7 @@ const MAX_LINE_TOKENS = 120;
 /** "\n- " before each line. */
 const LINE_PREFIX_TOKENS = 2;
 /** Conversation lines added under a facts / episodes section when there is room. */
-const COMPLEMENT_LINES = 6;
+const COMPLEMENT_LINES = 10;
 /** Conversation lines when the transcript is the section (or the primary found nothing). */
 const TRANSCRIPT_LINES = 10;
 /** "Conversation on 20 May 2024. " (heuristic summaries): the line's [date] already says it. */
@@ -392,8 +392,8 @@ function stem(word: string): string {
 
 /**
  * Facts and episodes that share a word with the question besides the names of people: in a
- * memory about two people, every fact names one of them, and "Jon loves performing" is no
- * answer to "when did Jon lose his job?". Without any other word, nothing is dropped.
+ * memory about two people, every fact names one of them, and "Omar loves performing" is no
+ * answer to "when did Omar lose his job?". Without any other word, nothing is dropped.
  */
 function aboutTheQuestion(
   hits: RankedHit[],
