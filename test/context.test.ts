@@ -21,12 +21,12 @@ beforeAll(async () => {
     skip_extraction: true,
     turns: [
       {
-        user: 'Caroline: I went to a LGBTQ support group yesterday and it was so powerful.',
-        assistant: 'Melanie: That is amazing, Caroline! What did you talk about there?',
+        user: 'Helena: I went to a LGBTQ support group yesterday and it was so powerful.',
+        assistant: 'Rosalind: That is amazing, Helena! What did you talk about there?',
       },
       {
-        user: 'Caroline: Mostly about transition stories. It gave me courage.',
-        assistant: 'Melanie: I am proud of you. I painted a lake sunrise last year, by the way.',
+        user: 'Helena: Mostly about transition stories. It gave me courage.',
+        assistant: 'Rosalind: I am proud of you. I painted a lake sunrise last year, by the way.',
       },
     ],
   });
@@ -36,7 +36,7 @@ beforeAll(async () => {
     h.services.db,
     {
       agentId: 'sam',
-      content: 'Melanie runs a pottery workshop with her kids',
+      content: 'Rosalind runs a pottery workshop with her kids',
       salience: 0.7,
       tags: [],
       pinnedByUser: false,
@@ -59,21 +59,21 @@ async function context(agent_id: string, message: string) {
 
 describe('POST /memory/context', () => {
   it('previews the block for a memory question without bumping usage', async () => {
-    const r = await context('sam', 'When did Caroline go to the LGBTQ support group?');
+    const r = await context('sam', 'When did Helena go to the LGBTQ support group?');
     expect(r.section).toBe('episode');
     expect(r.block).toMatch(/^\[Memory\]\n## /);
     expect(r.block).not.toMatch(/Current date|\d{2}:\d{2}/); // no per-request value
     expect(r.block).toContain('- The user is called Sam');
     expect(r.block).toContain(
-      '[2024-05-08] Caroline: I went to a LGBTQ support group yesterday and it was so powerful.',
+      '[2024-05-08] Helena: I went to a LGBTQ support group yesterday and it was so powerful.',
     );
     expect(r.block.endsWith('[/Memory]')).toBe(true);
     expect(r.tokens).toBeGreaterThan(0);
     expect(r.tokens).toBeLessThanOrEqual(800);
 
-    const pinned = await context('sam', 'What does Melanie do with her kids?');
+    const pinned = await context('sam', 'What does Rosalind do with her kids?');
     expect(pinned.section).toBe('pinned');
-    expect(pinned.block).toContain('## Facts\n- Melanie runs a pottery workshop with her kids');
+    expect(pinned.block).toContain('## Facts\n- Rosalind runs a pottery workshop with her kids');
     expect(getPinned(h.services.db, 'sam', factId)?.use_count).toBe(0);
   });
 
@@ -81,7 +81,7 @@ describe('POST /memory/context', () => {
     for (const message of ['Write a haiku about the sea', 'Explain quicksort', 'What is 2+2?']) {
       expect(await context('sam', message)).toEqual({ section: 'none', block: '', tokens: 0 });
     }
-    expect(await context('nobody', 'When did Caroline go to the support group?')).toEqual({
+    expect(await context('nobody', 'When did Helena go to the support group?')).toEqual({
       section: 'none',
       block: '',
       tokens: 0,
@@ -97,7 +97,7 @@ describe('POST /memory/context', () => {
 describe('memory injection on /v1/chat/completions', () => {
   it('prepends the block to the latest user message and bumps usage of what it used', async () => {
     h.upstream.enqueue({ kind: 'chat', content: 'She runs a pottery workshop.' });
-    const question = 'What does Melanie do with her kids?';
+    const question = 'What does Rosalind do with her kids?';
     const completion = await client.chat.completions.create(
       {
         model: 'test-model',
@@ -116,7 +116,7 @@ describe('memory injection on /v1/chat/completions', () => {
     const user = sent.messages[1]?.content ?? '';
     // After the user's words (DESIGN §9: the newest user message ends with the block).
     expect(user.startsWith(`${question}\n\n[Memory]\n## `)).toBe(true);
-    expect(user).toContain('Melanie runs a pottery workshop with her kids');
+    expect(user).toContain('Rosalind runs a pottery workshop with her kids');
     expect(user.endsWith('[/Memory]')).toBe(true);
     await h.idle();
     expect(getPinned(h.services.db, 'sam', factId)?.use_count).toBe(1);

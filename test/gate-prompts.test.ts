@@ -15,7 +15,7 @@ const memoryQuestions = load('memory-questions.json');
 
 /** What a busy agent's memory yields: a labelled chat log, entities, facts, identity. */
 const labelled = gateContextFrom({
-  transcriptHeads: ['Joanna: hi', 'Nate: hey', 'Joanna: guess what', 'Nate: what?'],
+  transcriptHeads: ['Lidia: hi', 'Tobias: hey', 'Lidia: guess what', 'Tobias: what?'],
   episodeEntities: [
     'Python',
     'React',
@@ -79,7 +79,7 @@ describe('gate on the prompt fixtures', () => {
   it('names of people count alone, other names only in a question about the user', () => {
     expect(classifyHeuristic('How is Maria doing?', labelled)).toBe('pinned');
     expect(classifyHeuristic("What is Pepper's favourite toy?", labelled)).toBe('pinned');
-    expect(classifyHeuristic('What did Joanna say about the movie?', labelled)).toBe('pinned');
+    expect(classifyHeuristic('What did Lidia say about the movie?', labelled)).toBe('pinned');
     expect(classifyHeuristic('Write a birthday poem for Maria', labelled)).toBe('pinned');
     expect(classifyHeuristic('Explain decorators in Python', labelled)).toBe('none');
     expect(classifyHeuristic('Is Python good for data science?', labelled)).toBe('none');
@@ -93,7 +93,7 @@ describe('gate on the prompt fixtures', () => {
   it('dates and "when did" need the user or a known person', () => {
     expect(classifyHeuristic('When did the Berlin Wall fall?', labelled)).toBe('none');
     expect(classifyHeuristic('What happened in March 1945?', labelled)).toBe('none');
-    expect(classifyHeuristic('When did Nate adopt the turtles?', labelled)).toBe('episode');
+    expect(classifyHeuristic('When did Tobias adopt the turtles?', labelled)).toBe('episode');
     expect(classifyHeuristic('What did I do in March?', labelled)).toBe('episode');
   });
 

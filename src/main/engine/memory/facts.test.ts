@@ -146,7 +146,7 @@ describe('identityKey', () => {
     ['User works at Acme', 'user|employer'],
     ['User works as a nurse', 'user|job'],
     ['User is a vegetarian', null],
-    ['Caroline is 34 years old', 'caroline|age'],
+    ['Helena is 34 years old', 'helena|age'],
     ['User likes tea', null],
   ])('%j → %j', (fact, key) => {
     expect(identityKey(fact)).toBe(key);

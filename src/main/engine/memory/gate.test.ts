@@ -11,7 +11,7 @@ import {
   type GateContext,
 } from './gate.ts';
 
-const ctx = { knownNames: nameSet(['Caroline', 'Melanie', 'Project Falcon', 'Biscuit']) };
+const ctx = { knownNames: nameSet(['Helena', 'Rosalind', 'Project Falcon', 'Biscuit']) };
 
 const table: [string, MemorySection][] = [
   // identity
@@ -29,22 +29,22 @@ const table: [string, MemorySection][] = [
   ['What did we discuss yesterday?', 'episode'],
   ['You said something about a library last week', 'episode'],
   ['Remember when we planned the trip?', 'episode'],
-  ['When did Caroline go to the LGBTQ support group?', 'episode'],
+  ['When did Helena go to the climbing gym?', 'episode'],
   ['What happened with the landlord last month?', 'episode'],
   ['when did I start my new job?', 'episode'],
   // pinned
   ['Remind me what my sister is called', 'pinned'],
   ['What did I tell you about my diet?', 'pinned'],
-  ["What is Melanie's hobby?", 'pinned'],
+  ["What is Rosalind's hobby?", 'pinned'],
   ['How is Biscuit doing?', 'pinned'],
   ['What is my favourite colour?', 'pinned'],
   ['Do I like spicy food?', 'pinned'],
   ["What's my dog's name?", 'pinned'],
   ['Any news on project falcon?', 'pinned'],
-  ['How long have Mel and her husband been married?', 'pinned'],
+  ['How long have Ros and her husband been married?', 'pinned'],
   ['which car should I buy for a family of four?', 'none'],
   ['Should I learn Carpentry or plumbing?', 'none'],
-  ['Write a birthday poem for Melanie', 'pinned'],
+  ['Write a birthday poem for Rosalind', 'pinned'],
   // none: generic tasks and general knowledge
   ['Write a haiku about autumn', 'none'],
   ['Explain quicksort', 'none'],
@@ -70,7 +70,7 @@ describe('heuristic gate', () => {
   });
 
   it('knows nothing without names: a question naming a stranger gets no memory', () => {
-    expect(classifyHeuristic("What is Melanie's hobby?", { knownNames: new Set() })).toBe('none');
+    expect(classifyHeuristic("What is Rosalind's hobby?", { knownNames: new Set() })).toBe('none');
   });
 
   it('classifies only the head of a pasted document', () => {

@@ -194,8 +194,8 @@ function recallOrPast(text: string): boolean {
 export function mentionsKnownName(text: string, names: ReadonlySet<string>): boolean {
   if (names.size === 0) return false;
   if (knownNameMentions(text, names).length > 0) return true;
-  // Short forms: a capitalised word inside a sentence that starts a known name ("Mel" for
-  // Melanie, "Chris" for Christopher). Lower-case words never count ("car" ≠ Caroline).
+  // Short forms: a capitalised word inside a sentence that starts a known name ("Ros" for
+  // Rosalind, "Chris" for Christopher). Lower-case words never count ("hell" ≠ Helena).
   for (const m of text.matchAll(/(?<=[^.!?\s]\s+)\p{Lu}\p{Ll}{2,}\b/gu)) {
     const short = m[0].toLowerCase();
     if (STOP_WORDS.has(short)) continue;

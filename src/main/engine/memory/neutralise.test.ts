@@ -100,7 +100,7 @@ describe('neutraliseLine', () => {
 
   it.each([
     'I moved to Lisbon in May.',
-    'Caroline: I went to the support group yesterday.',
+    'Helena: I went to the support group yesterday.',
     'Read arr[0] and [1], see (note), book(s) and <b>bold</b>.',
     'My memory is bad [sic], memories (plenty).',
     'The system: an Arch Linux box.',

@@ -103,8 +103,8 @@ describe('transcript search', () => {
     );
     turns(db, 'a', 'n', noise);
     const ids = turns(db, 'a', 'c', [
-      'Melanie: what did you think of the pottery class?',
-      'Caroline: I loved it, I made a bowl with blue glaze',
+      'Rosalind: what did you think of the pottery class?',
+      'Helena: I loved it, I made a bowl with blue glaze',
     ]);
     const r = await searchScope(deps, {
       agentId: 'a',
@@ -117,17 +117,17 @@ describe('transcript search', () => {
 
   it('prefers turns spoken by the person the question names', async () => {
     const { db, deps } = setup();
-    const [, melanie] = turns(db, 'a', 'c', [
-      'Caroline: my hobby is painting landscapes',
-      'Melanie: my hobby is running marathons',
+    const [, rosalind] = turns(db, 'a', 'c', [
+      'Helena: my hobby is painting landscapes',
+      'Rosalind: my hobby is running marathons',
     ]);
     const r = await searchScope(deps, {
       agentId: 'a',
       scope: 'transcript',
-      query: "What is Melanie's hobby?",
+      query: "What is Rosalind's hobby?",
     });
-    expect(r[0]?.id).toBe(melanie);
-    expect(speakerOf('Melanie: hi')).toBe('melanie');
+    expect(r[0]?.id).toBe(rosalind);
+    expect(speakerOf('Rosalind: hi')).toBe('rosalind');
     expect(speakerOf('no label here')).toBeNull();
   });
 

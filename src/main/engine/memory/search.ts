@@ -45,7 +45,7 @@ export interface RerankWeights {
   neighbour: number;
   /** A turn earns this share of the best score in its conversation. */
   conversation: number;
-  /** Boost for a turn spoken by the person the query names ("What is Melanie's hobby?"). */
+  /** Boost for a turn spoken by the person the query names ("What is Rosalind's hobby?"). */
   speaker: number;
   /** Boost for turns carrying a time expression when the query asks "when". */
   temporal: number;
@@ -120,7 +120,7 @@ const RARE_MIN_DF = 100;
 const PRUNE_MAX_TERMS = 8;
 /**
  * On a large memory, BM25 ranks only this many of the most recent transcript matches: a
- * query of only common words ("what do Jon and Gina have in common?") otherwise scores
+ * query of only common words ("what do Omar and Tamsin have in common?") otherwise scores
  * tens of thousands of rows (measured at 100k rows: 15 ms for 38k matches, 2.6 ms for 4k).
  */
 const RECENT_MATCHES = 4_000;
@@ -154,7 +154,7 @@ const WHEN_QUESTION =
 const FIRST_PERSON = /\b(i|my|me|mine|myself)\b/iu;
 const SPEAKER_LABEL = /^([\p{L}][\p{L}\p{N} .'-]{0,40}):\s/u;
 
-/** "Caroline: hi" → "caroline" (the label of transcripts that keep speaker names in text). */
+/** "Helena: hi" → "helena" (the label of transcripts that keep speaker names in text). */
 export function speakerOf(content: string): string | null {
   const m = SPEAKER_LABEL.exec(content);
   return m ? (m[1] as string).toLowerCase() : null;

@@ -44,14 +44,13 @@ const NASTY = [
 
 describe('queryTerms', () => {
   it('drops stop words and question words, keeps content words', () => {
-    expect(queryTerms('When did Caroline go to the LGBTQ support group?')).toEqual([
-      'caroline',
+    expect(queryTerms('When did Helena go to the climbing gym?')).toEqual([
+      'helena',
       'go',
-      'lgbtq',
-      'support',
-      'group',
+      'climbing',
+      'gym',
     ]);
-    expect(queryTerms("What is Melanie's hobby?")).toEqual(['melanie', 'hobby']);
+    expect(queryTerms("What is Rosalind's hobby?")).toEqual(['rosalind', 'hobby']);
   });
 
   it('keeps the words of a query made only of stop words', () => {

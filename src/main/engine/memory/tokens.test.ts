@@ -12,7 +12,7 @@ describe('countTokens', () => {
   });
 
   it('estimates very long texts close to the exact count, never far below', () => {
-    const sentence = 'Caroline went to the LGBTQ support group on 7 May 2023 and felt great. ';
+    const sentence = 'Helena went to the climbing gym on 7 May 2023 and felt great. ';
     const long = sentence.repeat(Math.ceil((EXACT_LIMIT_CHARS * 3) / sentence.length));
     // Exact count: the text is made of whole sentences, so counting it in sentence-aligned
     // chunks under the exact limit gives the true total.
