@@ -506,7 +506,11 @@ async function proxiedBlock(
   });
   await res.text();
   if (res.status !== 200) throw new Error(`chat failed with ${res.status}`);
-  const sent = h.upstream.chatRequests()[before]?.body as
-    { messages: { role: string; content: unknown }[] } | undefined;
-  return memoryBlockOf(messageText(sent?.messages.at(-1)?.content));
+  // The request this message went out in (a Core Model request may have arrived meanwhile).
+  for (const r of h.upstream.chatRequests().slice(before)) {
+    const body = r.body as { messages?: { role: string; content: unknown }[] } | undefined;
+    const text = messageText(body?.messages?.at(-1)?.content);
+    if (text.includes(message)) return memoryBlockOf(text);
+  }
+  throw new Error('the upstream did not receive the question');
 }
