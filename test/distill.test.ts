@@ -9,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { Ollama } from 'ollama';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listEpisodes } from '../src/main/engine/store/episodes.ts';
@@ -151,6 +153,90 @@ describe('distillation through the server', () => {
       status: 'ok',
       model: 'llama3.2:3b',
     });
+  });
+
+  it('auto: Anthropic, Responses and Ollama chats translated to the upstream are distilled by their model', async () => {
+    const h = await engine();
+    h.upstream.setDefault((r) =>
+      isCoreModelCall(r) ? { kind: 'digest', digest } : { kind: 'chat', content: 'Sure!' },
+    );
+    const headers = (agent: string) => ({
+      'X-Osaurus-Agent-Id': agent,
+      'X-Osaurus-Conversation-Id': `${agent}-1`,
+    });
+    await new Anthropic({
+      baseURL: h.url,
+      apiKey: h.token,
+      maxRetries: 0,
+      defaultHeaders: headers('claude'),
+    }).messages.create({
+      model: 'local-coder',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'I am vegetarian.' }],
+    });
+    await new OpenAI({
+      baseURL: h.url + '/v1',
+      apiKey: h.token,
+      defaultHeaders: headers('codex'),
+    }).responses.create({ model: 'local-codex', input: 'I am vegetarian.' });
+    await new Ollama({
+      host: h.url,
+      headers: { Authorization: `Bearer ${h.token}`, ...headers('webui') },
+    }).chat({ model: 'llama3.2:3b', messages: [{ role: 'user', content: 'I am vegetarian.' }] });
+    const db = h.services.db;
+    await until(() => ['claude', 'codex', 'webui'].every((a) => episodes(db, a).length === 1));
+    const core = h.upstream.chatRequests().filter(isCoreModelCall);
+    expect(core.map((r) => (r.body as { model: string }).model).sort()).toEqual([
+      'llama3.2:3b',
+      'local-coder',
+      'local-codex',
+    ]);
+  });
+
+  it('auto: a chat passed through to a separate Anthropic upstream is distilled by the heuristic stage', async () => {
+    const upstream = await startScriptedUpstream();
+    cleanups.push(() => upstream.close());
+    upstream.setDefault((r) =>
+      isCoreModelCall(r) ? { kind: 'digest', digest } : { kind: 'chat', content: 'Sure!' },
+    );
+    // The same scripted server plays the Anthropic provider (its /v1/messages scripts).
+    upstream.enqueueAt('/v1/messages', {
+      kind: 'json',
+      body: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-x',
+        content: [{ type: 'text', text: 'Noted.' }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 2 },
+      },
+    });
+    const h = await startEngine({
+      upstream,
+      config: {
+        anthropicUpstreamUrl: `http://127.0.0.1:${upstream.port}`,
+        distiller: { debounceMsOverride: 80, retryDelayMs: 30, recoverDelayMs: 20 },
+      },
+    });
+    cleanups.push(() => h.stop());
+    await new Anthropic({
+      baseURL: h.url,
+      apiKey: h.token,
+      maxRetries: 0,
+      defaultHeaders: { 'X-Osaurus-Agent-Id': 'claude', 'X-Osaurus-Conversation-Id': 'c1' },
+    }).messages.create({
+      model: 'claude-x',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'My name is Ada and I love sailing.' }],
+    });
+    const db = h.services.db;
+    await until(() => episodes(db, 'claude').length === 1);
+    // claude-x is the Anthropic provider's model: never sent to the OpenAI-compatible one
+    expect(upstream.chatRequests()).toHaveLength(0);
+    expect(facts(db, 'claude').map((f) => f.content)).toContain('User loves sailing');
+    expect(listProcessingLog(db, { limit: 1 })[0]).toMatchObject({ model: 'heuristic' });
   });
 
   it('--core-model off: no distillation request reaches the upstream, the heuristic stage remembers', async () => {

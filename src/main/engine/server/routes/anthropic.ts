@@ -108,6 +108,8 @@ async function prepareMemory(
   messages: AnthropicMessage[],
   startedAt: number,
   signal: AbortSignal,
+  /** The request's model when it is translated to the OpenAI-compatible upstream, else null. */
+  model: string | null,
 ): Promise<PreparedMemory> {
   const agentId = headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
   if (agentId === null) {
@@ -135,6 +137,7 @@ async function prepareMemory(
     protocol: 'anthropic',
     agentId,
     conversationId,
+    model,
     userText: newest >= 0 ? anthropicUserText(messages[newest]) : null,
     skip: toolOnly ? 'tool-continuation' : null,
     recordUser: !toolOnly && newest === messages.length - 1,
@@ -200,6 +203,7 @@ export function registerAnthropicRoutes(
           body.messages,
           startedAt,
           abort.signal,
+          options.anthropicUpstream?.target() ? null : body.model,
         );
       } catch (err) {
         if (abort.signal.aborted) return clientGone(reply);

@@ -426,7 +426,10 @@ export function registerOllamaRoutes(
       let payload = request.rawBody ?? JSON.stringify(body);
       let turn: MemoryTurn | null = null;
       if (agentId !== null) {
-        const placed = await placeChatMemory(request, reply, agentId, messages, startedAt);
+        // Translated, the OpenAI-compatible upstream answers this model (a native Ollama
+        // upstream may know models the OpenAI-compatible one does not).
+        const model = native ? null : body.model;
+        const placed = await placeChatMemory(request, reply, agentId, messages, startedAt, model);
         if (placed === null) return endQuietly(reply);
         reply.header(MEMORY_HEADER, placed.header);
         if (placed.messages !== messages) {
@@ -475,6 +478,7 @@ export function registerOllamaRoutes(
     agentId: string,
     messages: OllamaMessage[],
     startedAt: number,
+    model: string | null,
   ): Promise<{ turn: MemoryTurn | null; header: string; messages: OllamaMessage[] } | null> => {
     const conversationId =
       idHeader(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
@@ -499,6 +503,7 @@ export function registerOllamaRoutes(
         protocol: 'ollama',
         agentId,
         conversationId,
+        model,
         userText: latestUser >= 0 ? (messages[latestUser]!.content ?? '') : null,
         skip: toolContinuation ? 'tool-continuation' : null,
         recordUser: latestUser === messages.length - 1,

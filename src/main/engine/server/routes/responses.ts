@@ -114,6 +114,8 @@ async function prepareInput(
     protocol: 'responses',
     agentId,
     conversationId,
+    // Passed through or translated, the OpenAI-compatible upstream answers this model.
+    model: body.model,
     userText: newest === null ? null : itemText(slots.at(-1)!.content),
     skip: toolContinuation ? 'tool-continuation' : null,
     recordUser: !toolContinuation && newest !== null && newest === Math.max(0, items.length - 1),
