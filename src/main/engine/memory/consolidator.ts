@@ -55,7 +55,7 @@ import { getMeta, setMeta } from '../store/meta.ts';
 import type { Db } from '../store/db.ts';
 import { logProcessing, pruneProcessingLog } from '../store/processing-log.ts';
 import type { DeletionService } from './deletion.ts';
-import { STOP_WORDS, words } from './text.ts';
+import { jaccard, STOP_WORDS, words } from './text.ts';
 
 export const DAY_MS = 86_400_000;
 export const HALF_LIFE_DAYS = 30;
@@ -96,14 +96,6 @@ function contentWords(text: string): Set<string> {
   const out = new Set<string>();
   for (const w of words(text)) if (!STOP_WORDS.has(w) && w.length > 1) out.add(w);
   return out;
-}
-
-function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  for (const w of small) if (large.has(w)) inter++;
-  return inter / (a.size + b.size - inter);
 }
 
 /**

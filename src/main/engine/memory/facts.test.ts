@@ -4,7 +4,8 @@ import type { Digest } from '../../../shared/digest.ts';
 import { getIdentity } from '../store/identity.ts';
 import { listEpisodes } from '../store/episodes.ts';
 import { factsByRelation, listPinned } from '../store/pinned.ts';
-import { identityKey, jaccard, storeDigest, wordSet } from './facts.ts';
+import { identityKey, storeDigest } from './facts.ts';
+import { jaccard, statementWords as wordSet } from './text.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

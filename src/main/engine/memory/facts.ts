@@ -9,6 +9,7 @@
 // use X") supersedes the value it names. Free-text facts: word Jaccard > 0.6 or cosine ≥ 0.9
 // is a repeat; a near-duplicate that says more ("User prefers tea" → "User prefers tea over
 // coffee") replaces the shorter text.
+import { jaccard, statementWords } from './text.ts';
 import type { Digest, PinnedCandidate } from '../../../shared/digest.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorService } from '../services.ts';
@@ -33,21 +34,6 @@ export const JACCARD_DUPLICATE = 0.6;
 export const COSINE_DUPLICATE = 0.9;
 /** How much salience a fact gains when it is stated again. */
 export const REPEAT_SALIENCE_BUMP = 0.05;
-
-export function wordSet(text: string): Set<string> {
-  return new Set(
-    (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) =>
-      w.replace(/['’]s$/, ''),
-    ),
-  );
-}
-
-export function jaccard(a: Set<string>, b: Set<string>): number {
-  if (a.size === 0 && b.size === 0) return 1;
-  let inter = 0;
-  for (const w of a) if (b.has(w)) inter++;
-  return inter / (a.size + b.size - inter);
-}
 
 const NEGATIONS = new Set(['not', 'no', 'never', "doesn't", "don't", "isn't", 'longer', 'nor']);
 
@@ -210,7 +196,7 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
     const existing: { id: number; words: Set<string>; episode: number | null; typed?: boolean }[] =
       listFactTexts(db, agentId).map((f) => ({
         id: f.id,
-        words: wordSet(f.content),
+        words: statementWords(f.content),
         episode: f.source_episode_id,
         typed: f.relation !== null,
       }));
@@ -249,7 +235,7 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
       );
       factsAdded.push(id);
       addedText.set(id, c.content);
-      existing.push({ id, words: wordSet(c.content), episode: episodeId });
+      existing.push({ id, words: statementWords(c.content), episode: episodeId });
       return id;
     };
     const retire = (ids: number[], contents: string[], at: number) => {
@@ -293,7 +279,7 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
         return;
       }
       // The same statement stored before as free text (e.g. by the Core Model): type it.
-      const words = wordSet(c.content);
+      const words = statementWords(c.content);
       const freeText = existing.find(
         (f) => f.typed === false && jaccard(words, f.words) > JACCARD_DUPLICATE,
       );
@@ -330,7 +316,7 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
     }
 
     function storeFreeText(c: PinnedCandidate, i: number): void {
-      const words = wordSet(c.content);
+      const words = statementWords(c.content);
       let dup: number | null = null;
       let best = JACCARD_DUPLICATE;
       for (const f of existing) {

@@ -135,5 +135,6 @@ describe('escapeLike / similarity', () => {
     expect(jaccard(a, b)).toBe(1);
     expect(jaccard(wordSet('cats'), wordSet('dogs'))).toBe(0);
     expect(jaccard(new Set(), new Set())).toBe(0);
+    expect(jaccard(new Set(), new Set(['tea']))).toBe(0);
   });
 });

@@ -100,6 +100,23 @@ export function wordSet(text: string): Set<string> {
   return out;
 }
 
+/**
+ * Every word of a text (stop words kept), with a possessive "'s" removed: for comparing two
+ * statements of a fact, where "not" or "likes" carry meaning.
+ */
+export function statementWords(text: string): Set<string> {
+  return new Set(
+    (text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).map((w) =>
+      w.replace(/['’]s$/u, ''),
+    ),
+  );
+}
+
+/**
+ * Word-set Jaccard similarity, the one used across the memory layer (MMR, near-duplicate
+ * lines, fact de-duplication, episode merging). Two empty sets have nothing to compare and
+ * count as 0: not alike, so nothing is merged or dropped on no evidence.
+ */
 export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 && b.size === 0) return 0;
   let inter = 0;
