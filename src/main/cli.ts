@@ -50,8 +50,9 @@ Options (serve):
                       (else translated to chat completions)    env CAIRN_UPSTREAM_RESPONSES=1
   --ollama-upstream <url>  Ollama's native API for /api/* (else translated to --upstream)
                                                                             env CAIRN_OLLAMA_URL
-  --core-model <m>    what distils conversations into memory:               env CAIRN_CORE_MODEL
-                      auto (default): the model you chat with, if --upstream is on this
+  --core-model <m>    what distils conversations into memory (overrides     env CAIRN_CORE_MODEL
+                      the Settings page while running):
+                      auto (default): the model you chat with, if the upstream is on this
                         machine (free); the built-in extraction for a remote upstream
                       off: the built-in extraction only, never a model call
                       <model>: this upstream model, for every conversation (a remote
