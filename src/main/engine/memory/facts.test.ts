@@ -5,6 +5,8 @@ import { getIdentity } from '../store/identity.ts';
 import { listEpisodes } from '../store/episodes.ts';
 import { factsByRelation, listPinned } from '../store/pinned.ts';
 import { identityKey, storeDigest } from './facts.ts';
+import type { VectorService } from '../services.ts';
+import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
 import { jaccard, statementWords as wordSet } from './text.ts';
 
 const cleanups: (() => void)[] = [];
@@ -361,5 +363,43 @@ describe('storeDigest: near-duplicate free text', () => {
     await store('User is a vegetarian cook', 1);
     await store('User is not a vegetarian cook', 2);
     expect(facts(d)).toHaveLength(2);
+  });
+});
+
+describe('cosine de-duplication', () => {
+  /** A vector index that calls every fact the nearest neighbour with `score`. */
+  const nearEverything = (model: string, score: number) =>
+    ({
+      isReady: () => true,
+      activeModel: () => model,
+      search: async () => [{ id: 1, score }],
+      indexRows: async () => {},
+      remove: () => {},
+      backfill: async () => 0,
+    }) as VectorService;
+
+  it('trusts a sentence model, never static word vectors (they blur green and black tea)', async () => {
+    for (const [model, stored] of [
+      ['Xenova/all-MiniLM-L6-v2', 1],
+      [WORD_VECTORS_MODEL_ID, 2],
+    ] as const) {
+      const t = tempDatabase();
+      try {
+        for (const [i, fact] of ['User drinks green tea', 'User drinks black tea'].entries()) {
+          await storeDigest({
+            db: t.db,
+            agentId: 'a',
+            conversationId: `c${i}`,
+            conversationAt: i,
+            digest: digest([fact]),
+            now: 10 + i,
+            vectors: nearEverything(model, 0.99),
+          });
+        }
+        expect(t.db.prepare('SELECT count(*) FROM pinned_facts').pluck().get(), model).toBe(stored);
+      } finally {
+        t.cleanup();
+      }
+    }
   });
 });

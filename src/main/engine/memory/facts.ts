@@ -9,6 +9,7 @@
 // use X") supersedes the value it names. Free-text facts: word Jaccard > 0.6 or cosine ≥ 0.9
 // is a repeat; a near-duplicate that says more ("User prefers tea" → "User prefers tea over
 // coffee") replaces the shorter text.
+import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
 import { jaccard, statementWords } from './text.ts';
 import type { Digest, PinnedCandidate } from '../../../shared/digest.ts';
 import type { Logger } from '../logger.ts';
@@ -147,7 +148,12 @@ async function cosineDuplicates(
   texts: string[],
   logger?: Logger,
 ): Promise<(number | null)[]> {
-  if (!vectors?.isReady()) return texts.map(() => null);
+  // Static word vectors average word meanings: "tennis on Saturday" / "on Sunday" (0.996),
+  // "green tea" / "black tea" (0.94) would pass as the same fact. Only a sentence model's
+  // cosine says two statements mean the same.
+  if (!vectors?.isReady() || vectors.activeModel() === WORD_VECTORS_MODEL_ID) {
+    return texts.map(() => null);
+  }
   const out: (number | null)[] = [];
   for (const t of texts) {
     try {
