@@ -142,6 +142,12 @@ describe('questions about the user in any wording (word meaning from the static 
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
 
+  it('hears the shape of a question while word meaning is not loaded yet', () => {
+    const loading: GateContext = { knownNames: new Set(), relationsOf: () => [] };
+    expect(classifyHeuristic('Which company do I work for?', loading)).toBe('pinned');
+    expect(classifyHeuristic('Should I learn React or Svelte first?', loading)).toBe('none');
+  });
+
   it('asks habit questions ("how do I …") only when word meaning is known', () => {
     expect(asksAboutOwnLife('How do I commute?', withMeaning)).toBe(true);
     expect(asksAboutOwnLife('How do I commute?', { knownNames: new Set() })).toBe(false);

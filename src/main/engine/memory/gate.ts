@@ -174,9 +174,10 @@ export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
     YES_NO_ABOUT_USER.test(head) || WH_ABOUT_USER.test(head) || THERE_ABOUT_USER.test(head);
   if (!shaped || ADVICE_MODAL.test(head)) return false;
   if (HOW_DO_I.test(head)) return isHabitQuestion(head, ctx);
-  if (!ctx.relationsOf) return true;
-  const best = ctx.relationsOf(head)[0];
-  return best !== undefined && best.score >= LIFE_MIN_RELATION_SCORE;
+  // Without word meaning (the vectors still loading in the first seconds after start, or
+  // none known for the words) the shape of the question decides alone.
+  const best = ctx.relationsOf?.(head)[0];
+  return best === undefined || best.score >= LIFE_MIN_RELATION_SCORE;
 }
 
 function isHabitQuestion(head: string, ctx: GateContext): boolean {
