@@ -22,7 +22,7 @@ import { type EngineHarness, startEngine } from '../test/helpers/engine-harness.
 import type { EngineConfig } from '../src/main/engine/engine.ts';
 import type { DiagnosticsResponse, EmbedderStateDto, SearchResponse } from '../src/shared/api.ts';
 import { countTokens } from '../src/main/engine/memory/tokens.ts';
-import { buildMatchExpression, words } from '../src/main/engine/memory/text.ts';
+import { buildMatchExpression, words } from '../src/main/engine/text/text.ts';
 import { createPlainBm25Baseline } from '../src/main/engine/store/search.ts';
 import { deleteConversation, listTranscript } from '../src/main/engine/store/transcript.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';

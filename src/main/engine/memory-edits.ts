@@ -5,7 +5,7 @@
 import type { SearchScope } from '../../shared/api.ts';
 import { ErrorCode } from '../../shared/errors.ts';
 import { CairnError } from './errors.ts';
-import { isOnlyPrivate, stripPrivate } from './memory/private.ts';
+import { isOnlyPrivate, stripPrivate } from './text/private.ts';
 import type { EngineServices } from './services.ts';
 import { getEpisode } from './store/episodes.ts';
 import { reviseIdentityOverride } from './store/identity.ts';

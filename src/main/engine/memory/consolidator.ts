@@ -55,7 +55,7 @@ import { getMeta, setMeta } from '../store/meta.ts';
 import type { Db } from '../store/db.ts';
 import { logProcessing, pruneProcessingLog } from '../store/processing-log.ts';
 import type { DeletionService } from './deletion.ts';
-import { jaccard, STOP_WORDS, words } from './text.ts';
+import { jaccard, STOP_WORDS, words } from '../text/text.ts';
 
 export const DAY_MS = 86_400_000;
 export const HALF_LIFE_DAYS = 30;

@@ -46,7 +46,7 @@ import { heuristicReasonText, resolveCoreModel } from './core-model.ts';
 import { parseDigest } from './digest.ts';
 import { storeDigest } from './facts.ts';
 import { heuristicDigest } from './heuristic-distiller.ts';
-import { stripPrivate } from './private.ts';
+import { stripPrivate } from '../text/private.ts';
 
 export interface DistillerOptions {
   db: Db;

@@ -7,7 +7,7 @@ import { factsByRelation, listPinned } from '../store/pinned.ts';
 import { identityKey, storeDigest } from './facts.ts';
 import type { VectorService } from '../services.ts';
 import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
-import { jaccard, statementWords as wordSet } from './text.ts';
+import { jaccard, statementWords as wordSet } from '../text/text.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));

@@ -10,7 +10,7 @@
 // is a repeat; a near-duplicate that says more ("User prefers tea" → "User prefers tea over
 // coffee") replaces the shorter text.
 import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
-import { jaccard, statementWords } from './text.ts';
+import { jaccard, statementWords } from '../text/text.ts';
 import type { Digest, PinnedCandidate } from '../../../shared/digest.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorService } from '../services.ts';
@@ -28,8 +28,8 @@ import {
   type CurrentTypedFact,
   type PinnedInput,
 } from '../store/pinned.ts';
-import { isOnlyPrivate, stripPrivate } from './private.ts';
-import { isRelation, isSingleValued, type Relation } from './relations.ts';
+import { isOnlyPrivate, stripPrivate } from '../text/private.ts';
+import { isRelation, isSingleValued, type Relation } from '../text/relations.ts';
 
 export const JACCARD_DUPLICATE = 0.6;
 export const COSINE_DUPLICATE = 0.9;

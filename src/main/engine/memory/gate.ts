@@ -5,7 +5,7 @@
 import type { MemorySection } from '../../../shared/api.ts';
 import type { Logger } from '../logger.ts';
 import type { UpstreamClient } from '../services.ts';
-import { STOP_WORDS, queryTerms, words } from './text.ts';
+import { STOP_WORDS, queryTerms, words } from '../text/text.ts';
 
 export type GateMode = 'off' | 'heuristic' | 'llm';
 

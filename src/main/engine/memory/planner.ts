@@ -19,7 +19,7 @@ import {
   type SearchDeps,
 } from './search.ts';
 import { neutraliseLine } from './neutralise.ts';
-import { jaccard, queryTerms, words, wordSet } from './text.ts';
+import { jaccard, queryTerms, words, wordSet } from '../text/text.ts';
 import { countTokens, truncateToTokens } from './tokens.ts';
 
 export interface PlanInput {

@@ -24,7 +24,7 @@ import {
   jaccard,
   queryTerms,
   wordSet,
-} from './text.ts';
+} from '../text/text.ts';
 
 export const DEFAULT_TOP_K = 10;
 const DAY_MS = 86_400_000;

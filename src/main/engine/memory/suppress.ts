@@ -3,7 +3,7 @@
 // summary). A line states a fact when it holds nearly all of the fact's content words: the
 // words are compared by a short stem, so "allergic to cats" also matches "I'm allergic to my
 // cat". "User" (the subject of nearly every fact) is not a content word.
-import { queryTerms, words } from './text.ts';
+import { queryTerms, words } from '../text/text.ts';
 
 /**
  * Share of a fact's content words a line must hold to state it (at least two of them): the

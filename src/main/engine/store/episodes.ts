@@ -1,8 +1,8 @@
 // Episodes (DESIGN §3): one per distilled conversation. List columns are JSON arrays; times
 // are ms since the epoch. FTS and vector rows follow by trigger (001). Every query is scoped
 // by agent_id. Every text written here has its `<private>` spans replaced first (DESIGN §6).
-import { stripPrivate } from '../memory/private.ts';
-import { escapeLike } from '../memory/text.ts';
+import { stripPrivate } from '../text/private.ts';
+import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
 
 export interface EpisodeRecord {

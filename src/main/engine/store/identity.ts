@@ -1,7 +1,7 @@
 // Identity repository: per-agent narrative + always-on overrides (DESIGN §3). Tiny, always
 // injected by the read path. Every query is scoped by agent_id.
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
-import { stripPrivate } from '../memory/private.ts';
+import { stripPrivate } from '../text/private.ts';
 import type { Db } from './db.ts';
 
 export interface IdentityRecord {

@@ -1,8 +1,8 @@
 // Pinned facts (DESIGN §3): durable facts with salience, usage and provenance. FTS and vector
 // rows follow by trigger (001). Every query is scoped by agent_id. Text written here has its
 // `<private>` spans replaced first (DESIGN §6).
-import { stripPrivate } from '../memory/private.ts';
-import { escapeLike } from '../memory/text.ts';
+import { stripPrivate } from '../text/private.ts';
+import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
 import { parseJsonList } from './episodes.ts';
 

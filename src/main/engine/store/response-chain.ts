@@ -8,7 +8,7 @@
 // `previous_response_id` replays the history with `[private]` where the secret was, so the
 // model no longer sees it. A client that needs the model to keep seeing it sends the whole
 // history in `input` itself (with `store: false`); that request reaches the upstream as sent.
-import { stripPrivate } from '../memory/private.ts';
+import { stripPrivate } from '../text/private.ts';
 import type { Db } from './migrate.ts';
 
 export interface StoredResponse {

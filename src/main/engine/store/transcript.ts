@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { TranscriptRow } from '../../../shared/api.ts';
-import { stripPrivate } from '../memory/private.ts';
-import { escapeLike } from '../memory/text.ts';
+import { stripPrivate } from '../text/private.ts';
+import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
 
 // The raw record (DESIGN §3): one row per message, plus one pending signal per recorded

@@ -2,7 +2,7 @@
 // words from the static vectors, so a keyword search for "beverage" also looks for "drink"
 // and "drinks". Stop words, numbers and words the vectors do not know bring nothing.
 
-import { STOP_WORDS } from '../memory/text.ts';
+import { STOP_WORDS } from '../text/text.ts';
 import type { WordVectors } from './word-vectors.ts';
 
 export interface ExpansionTerm {

@@ -22,7 +22,7 @@
 
 import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
-import { stripPrivate } from '../memory/private.ts';
+import { stripPrivate } from '../text/private.ts';
 import type { Db } from '../store/db.ts';
 import {
   deleteAgentVectors,

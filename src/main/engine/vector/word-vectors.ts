@@ -7,8 +7,8 @@
 // scale, so cos(a, b) = dot(qa, qb) / (|qa| |qb|), with |q| precomputed at load. The int8
 // error on a cosine is about 1e-3.
 
-import { STOP_WORDS, words as tokenize } from '../memory/text.ts';
-import { RELATIONS, type Relation } from '../memory/relations.ts';
+import { STOP_WORDS, words as tokenize } from '../text/text.ts';
+import { RELATIONS, type Relation } from '../text/relations.ts';
 import { readWordVectorAsset, type WordVectorData } from './word-vectors-asset.ts';
 
 /** The model id stored with vectors this embedder makes (never mixed with another model's). */

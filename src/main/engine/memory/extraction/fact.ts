@@ -1,6 +1,6 @@
 // What a rule returns: one typed fact (DESIGN §6), third person, with its relation and
 // object, a date when the statement gives one, and whether it says the fact ended.
-import type { Relation } from '../relations.ts';
+import type { Relation } from '../../text/relations.ts';
 import type { Clause } from './clause.ts';
 import { subjectKey, subjectText } from './phrases.ts';
 

@@ -1,7 +1,7 @@
 // Everyday English words the rules recognise: kinds of people, animals, drinks, vehicles,
 // instruments, diets, conditions and jobs. General vocabulary, not fitted to any data set:
 // a word missing here only means a fact stays free text or is not extracted.
-import type { Relation } from '../relations.ts';
+import type { Relation } from '../../text/relations.ts';
 
 export type PersonRelation = Extract<
   Relation,

@@ -26,7 +26,7 @@ import {
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError } from '../../errors.ts';
 import { toRunDto } from '../../memory/consolidator.ts';
-import { isOnlyPrivate, stripPrivate } from '../../memory/private.ts';
+import { isOnlyPrivate, stripPrivate } from '../../text/private.ts';
 import type { EngineServices, VectorKind } from '../../services.ts';
 import { listRuns } from '../../store/consolidation.ts';
 import {

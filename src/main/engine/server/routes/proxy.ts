@@ -4,7 +4,7 @@ import { ChatCompletionRequest } from '../../../../shared/api.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError, isCairnError } from '../../errors.ts';
 import type { MessageContent } from '../../memory/inject.ts';
-import { stripPrivate } from '../../memory/private.ts';
+import { stripPrivate } from '../../text/private.ts';
 import type { ChatMessageLike, EngineServices, UpstreamClient } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import type { UpstreamResponse } from '../../upstream/upstream-client.ts';

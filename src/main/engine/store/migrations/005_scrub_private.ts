@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
-import { stripPrivate } from '../../memory/private.ts';
+import { stripPrivate } from '../../text/private.ts';
 import type { Db, Migration } from '../migrate.ts';
 
 // `<private>` spans already stored are replaced by `[private]` (DESIGN §6). Before this

@@ -2,7 +2,7 @@
 // "we moved from Jenkins to GitHub Actions", "I replaced my car with an e-bike".
 // ("We no longer use X", "I used to ...", "not ... anymore" are handled by the engine: the
 // clause's other rules run and their facts are marked ended.)
-import type { Relation } from '../../relations.ts';
+import type { Relation } from '../../../text/relations.ts';
 import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, type TypedFact } from '../fact.ts';
 import { nounPhrase, type Phrase } from '../phrases.ts';

@@ -1,10 +1,10 @@
 // People around the user, by relation and name: manager, partner, children, siblings,
 // friends, parents, coworkers (and pets, which people name the same way).
-import type { Relation } from '../../relations.ts';
+import type { Relation } from '../../../text/relations.ts';
 import { objectTokens, type Clause } from '../clause.ts';
 import { userFact, type TypedFact } from '../fact.ts';
 import { indexOfWord, joinTokens, nounPhrase, properName } from '../phrases.ts';
-import { isSingleValued } from '../../relations.ts';
+import { isSingleValued } from '../../../text/relations.ts';
 import { personNoun, singular, type PersonRelation } from '../vocabulary.ts';
 
 /** "User's manager is Priya Raman" / "User has a sister named Ana" / "User has a beagle named Biscuit". */
