@@ -156,7 +156,7 @@ describe('embedder (tiny fixture model, offline)', () => {
     const e = createEmbedder(
       options({
         modelId: 'cairn-test/does-not-exist',
-        logger: createLogger({ level: 'error', sink: (l) => lines.push(l) }),
+        logger: createLogger({ level: 'warn', sink: (l) => lines.push(l) }),
       }),
     );
     await expect(e.start()).resolves.toBeUndefined();
@@ -166,7 +166,10 @@ describe('embedder (tiny fixture model, offline)', () => {
       /cairn-test\/does-not-exist is not on this machine .* downloads are disabled/,
     );
     expect(s.dims).toBeNull();
-    expect(lines.some((l) => l.includes('failed to load'))).toBe(true);
+    // A warning, not an error: memory keeps working without the model.
+    expect(
+      lines.filter((l) => l.includes('failed to load')).map((l) => JSON.parse(l).level),
+    ).toEqual(['warn']);
     await expect(e.embedQuery('x')).rejects.toSatisfy(isCairnError);
     // start() again tries again (e.g. after the model was put in place).
     await e.start();

@@ -280,7 +280,9 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
       error = msg.startsWith('The embedding model')
         ? msg
         : `Could not load the embedding model ${modelId}: ${msg}`;
-      log.error('embedding model failed to load', { model: modelId, error });
+      // A warning: search goes on with the word vectors and full text, and the service tries
+      // again (offline, a download that is not allowed, a proxy in the way are the usual causes).
+      log.warn('embedding model failed to load', { model: modelId, error });
       starting = null; // a later start() tries again
     });
     return starting;
