@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthResponse } from '../src/shared/api.ts';
 import { createLogger } from '../src/main/engine/logger.ts';
 import { createEmbedder, type Embedder } from '../src/main/engine/vector/embedder.ts';
-import { decodeVector } from '../src/main/engine/vector/vector-codec.ts';
+import { decodeVector } from '../src/main/engine/store/vector-codec.ts';
 import type { Db } from '../src/main/engine/store/db.ts';
 import { TINY_MODEL_ID, TINY_MODEL_ROOT } from './fixtures/tiny-model.ts';
 import { findInDatabase, tableNames } from './helpers/db-dump.ts';

@@ -22,7 +22,7 @@ import type {
   UpstreamResponse,
   UpstreamTarget,
 } from './upstream/upstream-client.ts';
-import type { VectorKind } from './vector/vector-index.ts';
+import type { VectorKind } from './store/vectors.ts';
 import type { WordVectors } from './vector/word-vectors.ts';
 
 // Declared with the index that stores vectors by kind; part of the VectorService contract.

@@ -23,6 +23,7 @@
 // is rolled back, and deletes nothing. The timer runs every `consolidationIntervalHours` after
 // the last full run (persisted in consolidation_runs), catches up shortly after start-up when
 // overdue, and is re-armed when the setting changes.
+import { inTransaction } from '../store/transaction.ts';
 import type { ConsolidationCounts, ConsolidationRun } from '../../../shared/api.ts';
 import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
@@ -195,7 +196,7 @@ export function createConsolidator(
   };
 
   function stepDecay(agents: string[], now: number): number {
-    return db.transaction(() =>
+    return inTransaction(db, () =>
       agents.reduce(
         (n, agentId) =>
           n +
@@ -203,7 +204,7 @@ export function createConsolidator(
           decayFacts(db, agentId, now, HALF_LIFE_DAYS),
         0,
       ),
-    )();
+    );
   }
 
   /**
@@ -254,7 +255,7 @@ export function createConsolidator(
   }
 
   function applyMerge(plans: MergePlan[], now: number): { count: number; removed: number[] } {
-    return db.transaction(() => {
+    return inTransaction(db, () => {
       const removed: number[] = [];
       for (const plan of plans) {
         if (!getEpisode(db, plan.agentId, plan.keep.id)) continue;
@@ -265,11 +266,11 @@ export function createConsolidator(
         }
       }
       return { count: removed.length, removed };
-    })();
+    });
   }
 
   function stepPromote(agents: string[], now: number): number {
-    return db.transaction(() => {
+    return inTransaction(db, () => {
       let n = 0;
       const since = now - PROMOTE_WINDOW_DAYS * DAY_MS;
       for (const agentId of agents) {
@@ -308,7 +309,7 @@ export function createConsolidator(
         }
       }
       return n;
-    })();
+    });
   }
 
   /** Facts to evict, per agent. */
@@ -369,10 +370,10 @@ export function createConsolidator(
       episodes += r?.counts.episodes ?? 0;
       transcript += r?.counts.transcript ?? 0;
     }
-    db.transaction(() => {
+    inTransaction(db, () => {
       for (const agentId of agents) pruneBookkeeping(db, agentId, now - BOOKKEEPING_DAYS * DAY_MS);
       pruneProcessingLog(db, now - BOOKKEEPING_DAYS * DAY_MS);
-    })();
+    });
     deletion.purgeExpired(settings.get().trashDays);
     return { episodes, transcript };
   }
@@ -389,7 +390,7 @@ export function createConsolidator(
     const counts: ConsolidationCounts = zeroCounts();
     const rollback = new Error('dry run');
     try {
-      db.transaction(() => {
+      inTransaction(db, () => {
         counts.decayed = stepDecay(agents, now);
         counts.merged = applyMerge(plans, now).count;
         counts.promoted = stepPromote(agents, now);
@@ -399,7 +400,7 @@ export function createConsolidator(
           counts.pruned_transcript += sel.transcript.length;
         }
         throw rollback;
-      })();
+      });
     } catch (err) {
       if (err !== rollback) throw err;
     }

@@ -9,6 +9,7 @@
 // use X") supersedes the value it names. Free-text facts: word Jaccard > 0.6 or cosine ≥ 0.9
 // is a repeat; a near-duplicate that says more ("User prefers tea" → "User prefers tea over
 // coffee") replaces the shorter text.
+import { inTransaction } from '../store/transaction.ts';
 import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
 import { jaccard, statementWords } from '../text/text.ts';
 import type { Digest, PinnedCandidate } from '../../../shared/digest.ts';
@@ -180,7 +181,7 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
   const addedText = new Map<number, string>();
   // Facts whose text a more informative near-duplicate replaced: embedded again.
   const rewritten = new Map<number, string>();
-  const result = db.transaction((): StoreDigestResult => {
+  const result = inTransaction(db, (): StoreDigestResult => {
     let episodeId: number | null = null;
     if (digest.episode.summary.length > 0) {
       episodeId = upsertConversationEpisode(
@@ -363,7 +364,7 @@ export async function storeDigest(input: StoreDigestInput): Promise<StoreDigestR
       identityKey,
     );
     return { episodeId, factsAdded, factsBumped, factsSuperseded: superseded, identityAdded };
-  })();
+  });
 
   const vectors = input.vectors;
   if (vectors) {

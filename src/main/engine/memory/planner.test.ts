@@ -6,7 +6,7 @@ import { insertEpisode } from '../store/episodes.ts';
 import { putIdentity } from '../store/identity.ts';
 import { getPinned, insertPinned, updatePinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
-import { fitBlock, localDate, planMemoryBlock } from './planner.ts';
+import { fitBlock, planMemoryBlock } from './planner.ts';
 import type { SearchDeps } from './search.ts';
 import { countTokens } from './tokens.ts';
 

@@ -1,6 +1,8 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
-import type { VectorKind } from '../vector/vector-index.ts';
-import { decodeVector, encodeVector } from '../vector/vector-codec.ts';
+import { decodeVector, encodeVector } from './vector-codec.ts';
+
+/** What a stored vector embeds: a transcript row, an episode summary or a pinned fact. */
+export type VectorKind = 'transcript' | 'episode' | 'pinned';
 import type { Db } from './db.ts';
 
 // The `vectors` table (migration 001): one embedding per (kind, row id), stored as a

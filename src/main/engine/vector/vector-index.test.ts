@@ -5,7 +5,7 @@ import {
   type VectorHit,
   type VectorKind,
 } from './vector-index.ts';
-import { decodeVector, encodeVector } from './vector-codec.ts';
+import { decodeVector, encodeVector } from '../store/vector-codec.ts';
 import { seededRandom } from '../../../../test/helpers/seeded-random.ts';
 
 function randomVec(rand: () => number, dims: number): Float32Array {

@@ -17,7 +17,9 @@
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError } from '../errors.ts';
 
-export type VectorKind = 'transcript' | 'episode' | 'pinned';
+import type { VectorKind } from '../store/vectors.ts';
+
+export type { VectorKind };
 export const VECTOR_KINDS: readonly VectorKind[] = ['transcript', 'episode', 'pinned'];
 
 export interface VectorHit {

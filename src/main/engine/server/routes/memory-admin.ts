@@ -3,6 +3,7 @@
 // Every route that touches a memory row takes `agent_id` (query string, or the body for
 // creation) and every lookup is scoped by it, so nothing crosses agents: another agent's id
 // answers 404 exactly like an unknown one.
+import { inTransaction } from '../../store/transaction.ts';
 import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -198,7 +199,7 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
     }
     // An identity fact is also an always-on override: a correction or a disable follows it
     // there, or the old text would still be injected into every request.
-    const updated = db.transaction(() => {
+    const updated = inTransaction(db, () => {
       const before = getPinned(db, agentId, id);
       const after = updatePinned(db, agentId, id, patch, clock.now());
       if (before && after) {
@@ -209,7 +210,7 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
         }
       }
       return after;
-    })();
+    });
     if (!updated) throw notFound('pinned fact', id);
     if (patch.content !== undefined) reindex('pinned', id, agentId, updated.content);
     return toPinnedDto(updated);
