@@ -86,7 +86,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { paths: ['electron'], patterns: ['node:*'] }],
+      // The renderer talks to the engine over HTTP only: it imports src/shared, never src/main.
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron'],
+          patterns: [
+            'node:*',
+            { group: ['**/main/**'], message: 'The renderer imports only src/shared (DESIGN §1).' },
+          ],
+        },
+      ],
     },
   },
 );

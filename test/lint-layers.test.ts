@@ -60,3 +60,16 @@ describe('layer rules', () => {
     ).toEqual([]);
   });
 });
+
+describe('renderer rule', () => {
+  it('refuses the renderer importing the main process', async () => {
+    expect(
+      (
+        await problems(
+          'src/renderer/src/layer-fixture.ts',
+          "import { words } from '../../main/engine/text/text.ts';\nexport const f = words;\n",
+        )
+      ).join('\n'),
+    ).toMatch(/imports only src\/shared/);
+  });
+});
