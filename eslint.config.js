@@ -92,7 +92,7 @@ export default tseslint.config(
         {
           paths: ['electron'],
           patterns: [
-            'node:*',
+            { group: ['node:*'], message: 'The renderer runs in the browser: no Node built-ins.' },
             { group: ['**/main/**'], message: 'The renderer imports only src/shared (DESIGN §1).' },
           ],
         },
