@@ -74,4 +74,48 @@ describe('forget cascades to every line that states the fact', () => {
     expect(restore.status).toBe(200);
     expect(await blockFor(question, 'restored')).toMatch(/YAML/i);
   });
+
+  it('lists the messages a fact came from, and forgets them with it on request', async () => {
+    const agent = 'with-sources';
+    await h.api('POST', '/memory/ingest', {
+      agent_id: agent,
+      conversation_id: 'c1',
+      turns: [
+        { user: 'My manager is Priya Raman, she is great.', assistant: 'Good to know.' },
+        { user: 'I play the cello on Sundays.', assistant: 'Lovely.' },
+      ],
+    });
+    const facts = await h.api<{ items: PinnedFact[] }>('GET', `/memory/pinned?agent_id=${agent}`);
+    const manager = facts.body.items.find((f) => /Priya/.test(f.content))!;
+    expect(manager).toBeDefined();
+    const sources = await h.api<{ items: { id: number; content: string }[] }>(
+      'GET',
+      `/memory/pinned/${manager.id}/sources?agent_id=${agent}`,
+    );
+    expect(sources.status).toBe(200);
+    expect(sources.body.items.map((r) => r.content)).toEqual([
+      'My manager is Priya Raman, she is great.',
+    ]);
+    expect(
+      (await h.api('DELETE', `/memory/pinned/${manager.id}?agent_id=${agent}&with_sources=maybe`))
+        .status,
+    ).toBe(400);
+
+    const forget = await h.api<{ trash_id: number }>(
+      'DELETE',
+      `/memory/pinned/${manager.id}?agent_id=${agent}&with_sources=true`,
+    );
+    expect(forget.status).toBe(200);
+    const transcript = async () =>
+      (
+        await h.api<{ items: { content: string }[] }>(
+          'GET',
+          `/memory/transcript?agent_id=${agent}&conversation_id=c1`,
+        )
+      ).body.items.map((r) => r.content);
+    expect(await transcript()).not.toContain('My manager is Priya Raman, she is great.');
+    expect(await transcript()).toContain('I play the cello on Sundays.');
+    await h.api('POST', `/memory/trash/${forget.body.trash_id}/restore`);
+    expect(await transcript()).toContain('My manager is Priya Raman, she is great.');
+  });
 });

@@ -307,6 +307,9 @@ export type TranscriptRow = z.infer<typeof TranscriptRow>;
 export const TranscriptListQuery = Pagination.extend({
   conversation_id: z.string().max(200).optional(),
 });
+/** GET /memory/pinned/:id/sources: the messages a fact came from. */
+export const FactSourcesResponse = z.object({ items: z.array(TranscriptRow) });
+export type FactSourcesResponse = z.infer<typeof FactSourcesResponse>;
 export const TranscriptListResponse = z.object({
   items: z.array(TranscriptRow),
   total: z.number().int(),

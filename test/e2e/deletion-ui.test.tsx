@@ -107,6 +107,30 @@ describe('bulk delete and undo', () => {
     await screen.findByText('Likes figs');
   });
 
+  it('shows where a fact came from and forgets those messages with it when asked', async () => {
+    const user = userEvent.setup();
+    const res = await h.api('POST', '/memory/ingest', {
+      agent_id: 'sourced',
+      conversation_id: 'c1',
+      turns: [
+        { user: 'My manager is Priya Raman.', assistant: 'Noted.' },
+        { user: 'I play the cello on Sundays.', assistant: 'Lovely.' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    renderWithApi(<PinnedList agentId="sourced" />);
+    const item = (await screen.findByText(/manager is Priya Raman/)).closest('li')!;
+    await user.click(within(item).getByRole('button', { name: 'Forget' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Forget this fact?' });
+    await within(dialog).findByText(/My manager is Priya Raman\./);
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Also delete this message' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Forget' }));
+    await screen.findByText(/Forgot “/);
+    const left = await messages('sourced', 'c1');
+    expect(left).not.toContain('My manager is Priya Raman.');
+    expect(left).toContain('I play the cello on Sundays.');
+  });
+
   it('offers Undo after forgetting a single fact', async () => {
     const user = userEvent.setup();
     await addFact('single', 'Grows tomatoes on the balcony');

@@ -10,8 +10,42 @@ import type { EngineServices } from './services.ts';
 import { getEpisode } from './store/episodes.ts';
 import { reviseIdentityOverride } from './store/identity.ts';
 import { getPinned, insertPinned, type PinnedRecord } from './store/pinned.ts';
+import { getTranscriptRows } from './store/transcript.ts';
+import { forgottenWording, statesForgotten } from './memory/suppress.ts';
+import type { TranscriptRow } from '../../shared/api.ts';
 
 type Deps = Pick<EngineServices, 'db' | 'clock' | 'vectors' | 'deletion' | 'logger'>;
+type SourceDeps = Pick<EngineServices, 'db' | 'memory'>;
+
+/** Conversation turns searched for a fact's wording (its sources by what they say). */
+const SOURCE_CANDIDATES = 50;
+
+/**
+ * The messages a fact came from: the transcript rows its extraction recorded (provenance),
+ * and any other turn that states it in the same words (memory/suppress.ts) — what "forget
+ * with its sources" deletes too, and what the UI links a fact to.
+ */
+export async function factSources(
+  deps: SourceDeps,
+  agentId: string,
+  id: number,
+): Promise<TranscriptRow[]> {
+  const fact = getPinned(deps.db, agentId, id);
+  if (!fact)
+    throw new CairnError(ErrorCode.NotFound, `No pinned fact with id ${id} for this agent.`);
+  const ids = new Set(fact.source_ids ?? []);
+  const wording = forgottenWording(fact.content);
+  if (wording) {
+    const found = await deps.memory.search({
+      agent_id: agentId,
+      scope: 'transcript',
+      query: fact.content,
+      top_k: SOURCE_CANDIDATES,
+    });
+    for (const r of found) if (statesForgotten(r.content, [wording])) ids.add(r.id);
+  }
+  return getTranscriptRows(deps.db, agentId, [...ids]).sort((a, b) => a.id - b.id);
+}
 
 export interface NewFact {
   agentId: string;
@@ -76,18 +110,24 @@ const WHAT: Record<SearchScope, string> = {
  * exactly like an unknown one (404).
  */
 export async function forgetMemory(
-  deps: Deps,
+  deps: Deps & SourceDeps,
   agentId: string,
   scope: SearchScope,
   id: number,
+  options: { withSources?: boolean } = {},
 ): Promise<Forgotten> {
   const notFound = () =>
     new CairnError(ErrorCode.NotFound, `No ${WHAT[scope]} with id ${id} for this agent.`);
   if (scope === 'pinned') {
     const fact = getPinned(deps.db, agentId, id);
     if (!fact) throw notFound();
+    // With its sources: the messages it came from go to the trash in the same entry.
+    const sources = options.withSources
+      ? (await factSources(deps, agentId, id)).map((r) => r.id)
+      : [];
     const result = await deps.deletion.trash(agentId, 'fact', fact.content, {
       pinned_facts: [id],
+      ...(sources.length > 0 ? { transcript: sources } : {}),
       dropMemoryBlocks: true,
     });
     if (!result) throw notFound();

@@ -38,6 +38,7 @@ import {
   SearchRequest,
   SearchResponse,
   StatsResponse,
+  FactSourcesResponse,
   TranscriptListResponse,
 } from '../../../shared/api.ts';
 import { PublicSettings, SettingsPatch } from '../../../shared/settings.ts';
@@ -255,8 +256,17 @@ export function createApiClient(options: ApiClientOptions) {
         query: { agent_id: agentId },
         body: PinnedPatch.parse(patch),
       }),
-    deletePinned: async (id: number, agentId: string) =>
+    deletePinned: async (id: number, agentId: string, options: { withSources?: boolean } = {}) =>
       request(ForgetResponse, 'DELETE', `/memory/pinned/${id}`, {
+        query: {
+          agent_id: agentId,
+          ...(options.withSources ? { with_sources: 'true' } : {}),
+        },
+      }),
+
+    /** The messages a fact came from (what "forget with its sources" deletes too). */
+    factSources: async (id: number, agentId: string) =>
+      request(FactSourcesResponse, 'GET', `/memory/pinned/${id}/sources`, {
         query: { agent_id: agentId },
       }),
 

@@ -82,10 +82,17 @@ export function PinnedList({
       api.patchPinned(args.id, agentId, args.patch),
     onSuccess: refresh,
   });
+  const [withSources, setWithSources] = useState(false);
+  const sources = useQuery({
+    queryKey: ['fact-sources', agentId, forgetting?.id ?? null],
+    queryFn: () => api.factSources(forgetting!.id, agentId),
+    enabled: forgetting !== null,
+  });
   const forget = useMutation({
-    mutationFn: (fact: PinnedFact) => api.deletePinned(fact.id, agentId),
+    mutationFn: (fact: PinnedFact) => api.deletePinned(fact.id, agentId, { withSources }),
     onSuccess: (res, fact) => {
       setForgetting(null);
+      setWithSources(false);
       showUndo({
         message: `Forgot “${truncate(fact.content, 60)}”.`,
         trashId: res.trash_id,
@@ -292,14 +299,41 @@ export function PinnedList({
           title="Forget this fact?"
           confirmLabel="Forget"
           busy={forget.isPending}
-          onCancel={() => setForgetting(null)}
+          onCancel={() => {
+            setForgetting(null);
+            setWithSources(false);
+          }}
           onConfirm={() => forget.mutate(forgetting)}
         >
           <p>“{forgetting.content}”</p>
           <p className="muted">
-            It goes to the trash with its search index and vector, and is no longer injected. You
-            can restore it from the Trash page for {trashDays} days.
+            It goes to the trash with its search index and vector, and its wording is kept out of
+            every later memory block, also where a message or a conversation summary says the same.
+            You can restore it from the Trash page for {trashDays} days.
           </p>
+          {sources.data && sources.data.items.length > 0 ? (
+            <fieldset className="fact-sources">
+              <legend>Where it came from</legend>
+              <ul>
+                {sources.data.items.map((m) => (
+                  <li key={m.id}>
+                    <span className="muted">{m.role}:</span> {truncate(m.content, 120)}
+                  </li>
+                ))}
+              </ul>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={withSources}
+                  onChange={(e) => setWithSources(e.target.checked)}
+                />{' '}
+                Also delete{' '}
+                {sources.data.items.length === 1
+                  ? 'this message'
+                  : `these ${sources.data.items.length} messages`}
+              </label>
+            </fieldset>
+          ) : null}
           <ErrorBox error={forget.error} />
         </ConfirmDialog>
       ) : null}

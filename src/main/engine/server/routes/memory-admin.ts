@@ -47,7 +47,7 @@ import { getPinned, listPinned, updatePinned, type PinnedRecord } from '../../st
 import { listProcessingLog } from '../../store/processing-log.ts';
 import { getSignal, listSignals, retryDeadLetter, type SignalRecord } from '../../store/signals.ts';
 import { listTranscript } from '../../store/transcript.ts';
-import { forgetMemory, rememberFact } from '../../memory-edits.ts';
+import { factSources, forgetMemory, rememberFact } from '../../memory-edits.ts';
 import { parseWith } from '../validate.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -112,6 +112,11 @@ const IdParam = z.object({
 });
 const AgentQuery = z.object({
   agent_id: z.string().trim().min(1, 'agent_id is required').max(200),
+});
+const ForgetQuery = z.object({
+  agent_id: z.string().trim().min(1, 'agent_id is required').max(200),
+  /** Also move the messages the fact came from to the trash (same entry). */
+  with_sources: z.enum(['true', 'false']).optional(),
 });
 const RunsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
@@ -216,9 +221,18 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
     return toPinnedDto(updated);
   });
 
+  /** The messages a fact came from (provenance, and turns that state it in the same words). */
+  app.get('/memory/pinned/:id/sources', async (request) => {
+    const { id, agentId } = target(request.params, request.query);
+    return { items: await factSources(services, agentId, id) };
+  });
+
   app.delete('/memory/pinned/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    const { trashId } = await forgetMemory(services, agentId, 'pinned', id);
+    const { with_sources } = parseWith(ForgetQuery, request.query, 'query');
+    const { trashId } = await forgetMemory(services, agentId, 'pinned', id, {
+      withSources: with_sources === 'true',
+    });
     return { deleted: true, id, trash_id: trashId };
   });
 
