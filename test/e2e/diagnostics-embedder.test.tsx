@@ -4,7 +4,7 @@
 import '@testing-library/jest-dom/vitest';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiProvider } from '../../src/renderer/src/api/ApiContext.tsx';
 import { createApiClient } from '../../src/renderer/src/api/client.ts';
@@ -57,7 +57,7 @@ describe('Diagnostics page: embedding model', () => {
     expect(screen.getByText(/Next automatic attempt/)).toBeInTheDocument();
     const button = screen.getByRole('button', { name: 'Retry download' });
 
-    await userEvent.click(button);
+    await userEvent.setup().click(button);
     // The attempt ran (and failed again: still not on this machine): a new backoff series.
     await waitFor(() =>
       expect(h.services.embedder.state().retry?.nextAt ?? 0).toBeGreaterThan(firstAttempt),
