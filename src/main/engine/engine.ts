@@ -334,6 +334,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       vectors,
       logger,
       clock,
+      wordVectors: () => wordVectors?.words() ?? null,
       ...config.distiller,
     });
     const deletion = createDeletionService({ db, vectors, logger, clock });

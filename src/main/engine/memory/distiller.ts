@@ -46,6 +46,7 @@ import { heuristicReasonText, resolveCoreModel } from './core-model.ts';
 import { parseDigest } from './digest.ts';
 import { storeDigest } from './facts.ts';
 import { heuristicDigest } from './heuristic-distiller.ts';
+import type { WordVectors } from '../vector/word-vectors.ts';
 import { stripPrivate } from '../text/private.ts';
 
 export interface DistillerOptions {
@@ -71,6 +72,11 @@ export interface DistillerOptions {
   maxRows?: number;
   /** Characters of transcript sent to the Core Model (newest kept; default 24 000). */
   maxPromptChars?: number;
+  /**
+   * The static word vectors once loaded (null before): the heuristic stage types the facts no
+   * specific rule reads by their meaning (extraction/rules/statements.ts).
+   */
+  wordVectors?: () => WordVectors | null;
 }
 
 export type DistillOutcome =
@@ -210,7 +216,7 @@ export function createDistiller(
         // Provenance: each fact names the transcript rows it was read from.
         id: m.id,
       })),
-      { conversationAt: messages[0]!.created_at },
+      { conversationAt: messages[0]!.created_at, words: options.wordVectors?.() ?? null },
     );
     return store(agentId, conversationId, messages, digest);
   }

@@ -10,6 +10,7 @@ import type { Digest, PinnedCandidate } from '../../../shared/digest.ts';
 import { factsOfSentences } from './extraction/extract.ts';
 import type { TypedFact } from './extraction/fact.ts';
 import { analyse, type AnalysedSentence } from './extraction/nlp.ts';
+import type { WordVectors } from '../vector/word-vectors.ts';
 
 export interface HeuristicMessage {
   role: string;
@@ -189,6 +190,8 @@ export interface HeuristicOptions {
   /** When the conversation happened (ms); defaults to the first message's time. */
   conversationAt?: number;
   maxSummarySentences?: number;
+  /** Word meaning, once loaded: facts no specific rule reads are typed by it (else skipped). */
+  words?: WordVectors | null;
 }
 
 /** The digest's pinned candidate for a fact read from a message. */
@@ -221,7 +224,11 @@ export function heuristicDigest(
     const mayState = label !== null || m.role === 'user';
     const analysed: AnalysedSentence[] = analyse(stripCode(body));
     const perSentence = mayState
-      ? factsOfSentences(analysed, { at: m.created_at, speaker: label === 'User' ? null : label })
+      ? factsOfSentences(analysed, {
+          at: m.created_at,
+          speaker: label === 'User' ? null : label,
+          words: options.words ?? null,
+        })
       : analysed.map(() => []);
     analysed.forEach((a, k) => {
       const text = a.text.trim();

@@ -3,15 +3,18 @@
 // and reported speech, and tells a rule whether the clause is negated, says that something
 // ended ("no longer", "used to") or is planned ("will", "going to").
 import type { AnalysedSentence, Tok } from './nlp.ts';
-import { personNoun, type PersonRelation } from './vocabulary.ts';
+import { isProfessional, personNoun, type PersonRelation } from './vocabulary.ts';
 
 export type Subject =
   /** "I" or "we": the speaker of the message. */
   | { kind: 'user'; plural: boolean }
   /** "my sister (Ana)", "our dog Rex": someone the speaker names by their relation. */
   | { kind: 'relative'; relation: PersonRelation; noun: string; name: string | null }
-  /** "my commute", "my favorite band", "our stack": a thing of the speaker's. */
-  | { kind: 'possession'; noun: string }
+  /**
+   * "my commute", "my favorite band", "our stack": a thing of the speaker's; with a name when
+   * one follows it ("my head of department, Mr Okafor,").
+   */
+  | { kind: 'possession'; noun: string; name?: string | null }
   /** "Priya", "Tom": someone named without a relation. */
   | { kind: 'named'; name: string }
   /** "coffee" (makes me jittery): a thing. */
@@ -44,6 +47,15 @@ export interface Clause {
   question: boolean;
   /** Inside what someone else said or thought ("Tom said he moved to Rome"). */
   reported: boolean;
+  /**
+   * A professional said it about the speaker ("the physio says my knee needs rest"): the
+   * reporter's noun. Such a clause is not `reported`: it states a fact about the user.
+   */
+  attestedBy: string | null;
+  /** "I" left out, as people write in chat ("just moved to Porto", "settling into Austin"). */
+  implicitSubject: boolean;
+  /** A request to the assistant ("please never put X in recipes for me", "write me a poem"). */
+  imperative: boolean;
 }
 
 const HYPOTHETICAL_OPENERS = new Set([
@@ -64,31 +76,6 @@ const HYPOTHETICAL_OPENERS = new Set([
 ]);
 const HYPOTHETICAL_MODALS = new Set(['would', 'might', 'may', 'could', 'should', "'d"]);
 const FUTURE_MODALS = new Set(['will', 'shall', "'ll", 'wo']);
-const QUESTION_OPENERS = new Set([
-  'do',
-  'does',
-  'did',
-  'can',
-  'could',
-  'would',
-  'will',
-  'should',
-  'shall',
-  'is',
-  'are',
-  'am',
-  'was',
-  'were',
-  'have',
-  'has',
-  'what',
-  'where',
-  'who',
-  'whom',
-  'why',
-  'how',
-  'which',
-]);
 /** Verbs after which the rest of the sentence is someone's words or beliefs, not a fact. */
 const REPORTING_VERBS = new Set([
   'say',
@@ -102,6 +89,9 @@ const REPORTING_VERBS = new Set([
   'wonder',
   'doubt',
   'mention',
+  'reckon',
+  'warn',
+  'insist',
   'wish',
   'dream',
   'imagine',
@@ -168,6 +158,7 @@ const LEADING_FILLERS = new Set([
   'plus',
   'still',
   'honestly',
+  'just',
   'today',
   'tonight',
   'yesterday',
@@ -202,6 +193,7 @@ const FREQUENCY_ADVERBS = new Set([
   'rarely',
   'regularly',
   'occasionally',
+  'ever',
   'both',
   'all',
 ]);
@@ -228,6 +220,8 @@ function startsClause(toks: Tok[], i: number): boolean {
     }
     return false;
   }
+  // "..., the heat is unreal": a determiner opens a noun phrase that is a new subject.
+  if (t.norm === 'the' && isNominal(toks[j + 1])) return startsClause(toks, j + 1);
   if (isNominal(t)) {
     for (let k = j + 1; k < Math.min(toks.length, j + 4); k++) {
       if (isVerbish(toks[k])) return true;
@@ -255,6 +249,42 @@ const BOUNDARY_WORDS = new Set([
   'when',
 ]);
 
+/** Adverbs that may sit between a comma and a second predicate ("..., just finished X"). */
+const PREDICATE_ADVERBS = new Set(['just', 'finally', 'also', 'then', 'since', 'recently']);
+
+/**
+ * "lives in Rome and works as a nurse", "we did it, moved to Glasgow": a second predicate of
+ * the same subject after "and" (any verb) or a comma (a past-tense verb: a participle phrase
+ * such as ", based in Berlin" or ", followed by" describes, it does not state).
+ */
+function sharesSubject(toks: Tok[], i: number): boolean {
+  const t = toks[i]!;
+  if (t.norm === 'and') return isVerbish(toks[i + 1]) && toks[i + 1]!.pos === 'VERB';
+  if (t.norm !== ',' || closesApposition(toks, i)) return false;
+  let j = i + 1;
+  while (toks[j] && toks[j]!.pos === 'ADV' && PREDICATE_ADVERBS.has(toks[j]!.norm)) j++;
+  const v = toks[j];
+  if (!v || v.pos !== 'VERB' || !isPastForm(v) || toks[j + 1]?.norm === 'by') return false;
+  return !PARTICIPLE_ADJUNCTS.has(v.lemma);
+}
+/** Whether the comma at i closes a name set off by commas ("my tutor, Dr Amadi, signed"). */
+function closesApposition(toks: Tok[], i: number): boolean {
+  let k = i - 1;
+  while (k >= 0 && toks[k]!.pos === 'PROPN') k--;
+  return k < i - 1 && toks[k]?.norm === ',' && isNominal(toks[k - 1]);
+}
+
+/** Participles that open a description of the noun before them, not a new predicate. */
+const PARTICIPLE_ADJUNCTS = new Set(['base', 'locate', 'call', 'name', 'know', 'make', 'found']);
+
+/** "said", "told me", "says that": a verb of saying whose complement starts after it. */
+function afterReporting(toks: Tok[], i: number): boolean {
+  let j = i - 1;
+  if (toks[j]?.norm === 'me' || toks[j]?.norm === 'us') j--;
+  const v = toks[j];
+  return v !== undefined && v.pos === 'VERB' && REPORTING_VERBS.has(v.lemma);
+}
+
 /** Splits a sentence into clause token ranges [start, end). */
 function clauseRanges(toks: Tok[]): { start: number; end: number; inherits: boolean }[] {
   const out: { start: number; end: number; inherits: boolean }[] = [];
@@ -264,9 +294,10 @@ function clauseRanges(toks: Tok[]): { start: number; end: number; inherits: bool
     const t = toks[i]!;
     const hard = t.norm === ';' || t.norm === '—' || t.norm === '–' || t.norm === ':';
     const soft = t.norm === ',' || t.norm === '-' || BOUNDARY_WORDS.has(t.norm);
-    // "lives in Rome and works as a nurse": a second predicate of the same subject.
-    const sharedSubject = t.norm === 'and' && isVerbish(toks[i + 1]) && toks[i + 1]!.pos === 'VERB';
-    if (hard || (soft && (startsClause(toks, i + 1) || sharedSubject))) {
+    const sharedSubject = sharesSubject(toks, i);
+    // "Doc said my blood pressure is high": the complement is a clause of its own.
+    const complement = !soft && afterReporting(toks, i) && startsClause(toks, i);
+    if (hard || complement || (soft && (startsClause(toks, i + 1) || sharedSubject))) {
       if (i > start) out.push({ start, end: i, inherits });
       start = hard ? i + 1 : i;
       inherits = !hard && sharedSubject;
@@ -280,22 +311,109 @@ interface SubjectParse {
   subject: Subject;
   end: number;
   hypothetical: boolean;
+  implicit?: boolean;
+  imperative?: boolean;
+}
+
+/** Words before a request's verb: "please never put", "don't ever use", "always add". */
+const REQUEST_LEAD = new Set([
+  'please',
+  'pls',
+  'plz',
+  'never',
+  'always',
+  'do',
+  "n't",
+  'not',
+  'ever',
+]);
+
+/**
+ * Where the subject starts after a leading adverbial: a date or time ("Every Thursday 10 to
+ * 12 I ..."), or a short prepositional phrase before "I"/"we" ("On Saturdays I ...", "During
+ * lockdown we ..."). Returns `i` unchanged when there is none.
+ */
+function afterLeadingAdverbial(toks: Tok[], i: number): number {
+  const t = toks[i];
+  if (!t || t.pos !== 'ADP') return i;
+  for (let k = i + 1; k < Math.min(toks.length, i + 6); k++) {
+    const w = toks[k]!;
+    if (w.norm === 'i' || w.norm === 'we') return k;
+    const filler =
+      w.pos === 'DET' ||
+      w.pos === 'NOUN' ||
+      w.pos === 'PROPN' ||
+      w.pos === 'ADJ' ||
+      w.pos === 'NUM' ||
+      w.norm === ',';
+    if (!filler) return i;
+  }
+  return i;
+}
+
+/**
+ * Whether a clause that starts at toks[i] with no subject is the writer's own, with "I" left
+ * out as chat does: a past-tense verb ("Sold the car", "just bought a Vespa"), "had" with an
+ * object ("had a couple of pints"), or an -ing form that is not itself a subject ("Settling
+ * into Austin", but not "Cycling to work saves money"). A bare verb is a request instead
+ * ("Write me a poem", "Help me plan"), and so is anything the engine reads as a question.
+ */
+function dropsSubject(toks: Tok[], i: number): boolean {
+  const t = toks[i];
+  if (!t) return false;
+  const next = toks[i + 1];
+  if (t.norm === 'had') {
+    return next !== undefined && (next.pos === 'DET' || next.pos === 'NOUN' || next.pos === 'ADJ');
+  }
+  // "been learning Portuguese for a month": "I've" left out of a perfect.
+  if (t.norm === 'been') return next !== undefined && (next.pos === 'VERB' || next.pos === 'ADP');
+  if (t.pos !== 'VERB') return false;
+  if (isPastForm(t)) return next?.norm !== 'by';
+  if (t.norm.endsWith('ing') && t.norm.length > 4) {
+    // A gerund subject has its own finite verb before the clause ends.
+    for (let k = i + 1; k < toks.length && toks[k]!.pos !== 'PUNCT'; k++) {
+      const w = toks[k]!;
+      if (w.pos === 'AUX' || (w.pos === 'VERB' && /s$/.test(w.norm) && w.norm !== w.lemma))
+        return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** A base-form verb after "please", "never", "don't": a request to the assistant. */
+function requestAt(toks: Tok[], i: number): number {
+  let j = i;
+  while (j < toks.length && REQUEST_LEAD.has(toks[j]!.norm)) j++;
+  const t = toks[j];
+  if (!t || t.pos !== 'VERB' || t.norm !== t.lemma) return -1;
+  // "please" or a negation must come first, or the verb opens the clause ("Add no salt").
+  return j > i || i === 0 ? i : -1;
 }
 
 /** Reads the subject at the start of a clause (skipping connectors and a leading date). */
 function readSubject(toks: Tok[]): SubjectParse {
   let i = 0;
   let hypothetical = false;
+  let afterDate = false;
   for (; i < toks.length; i++) {
     const t = toks[i]!;
     if (HYPOTHETICAL_OPENERS.has(t.norm)) {
       hypothetical = true;
       continue;
     }
+    if ((t.norm === 'please' || t.norm === 'pls' || t.norm === 'plz') && requestAt(toks, i) >= 0)
+      break;
     if (t.pos === 'PUNCT' || t.pos === 'INTJ' || t.pos === 'CCONJ') continue;
     if (LEADING_FILLERS.has(t.norm)) continue;
     // "In March, we ...", "Last week I ...", "Every morning I ..."
-    if (t.ent !== null && t.ent !== 'CARDINAL') continue;
+    if (t.ent !== null && t.ent !== 'CARDINAL') {
+      afterDate = afterDate || t.ent === 'DATE' || t.ent === 'TIME';
+      continue;
+    }
+    // "every Thursday 10 to 12 I ...": the hours of a day named just before.
+    if (afterDate && (t.pos === 'NUM' || t.norm === 'to' || t.norm === '-' || t.norm === 'till'))
+      continue;
     if (
       (t.pos === 'ADP' || t.norm === 'every' || t.norm === 'last' || t.norm === 'next') &&
       toks[i + 1]?.ent
@@ -303,6 +421,7 @@ function readSubject(toks: Tok[]): SubjectParse {
       continue;
     break;
   }
+  i = afterLeadingAdverbial(toks, i);
   const t = toks[i];
   if (!t) return { subject: { kind: 'other' }, end: i, hypothetical };
   // "Call me Dee": an introduction without a subject.
@@ -327,6 +446,13 @@ function readSubject(toks: Tok[]): SubjectParse {
       return { subject: { kind: 'named', name }, end: j, hypothetical };
     }
   }
+  // "the dentist told me": a noun phrase with its article.
+  if (t.norm === 'the' && isNominal(toks[i + 1])) {
+    const np = readSubject(toks.slice(i + 1));
+    if (np.subject.kind === 'thing' || np.subject.kind === 'named') {
+      return { subject: np.subject, end: np.end + i + 1, hypothetical };
+    }
+  }
   if (t.pos === 'NOUN' || t.pos === 'ADJ') {
     let j = i;
     while (toks[j] && (toks[j]!.pos === 'NOUN' || toks[j]!.pos === 'ADJ')) j++;
@@ -344,10 +470,21 @@ function readSubject(toks: Tok[]): SubjectParse {
       };
     }
   }
+  if (dropsSubject(toks, i)) {
+    return { subject: { kind: 'user', plural: false }, end: i, hypothetical, implicit: true };
+  }
+  const request = requestAt(toks, i);
+  if (request >= 0) {
+    const from = toks[request]!.norm === 'please' ? request + 1 : request;
+    return { subject: { kind: 'other' }, end: from, hypothetical, imperative: true };
+  }
   return { subject: { kind: 'other' }, end: i + 1, hypothetical };
 }
 
-/** "my older sister Ana", "our dog, Rex,", "my favorite band", "my commute". */
+/**
+ * "my older sister Ana", "our dog, Rex,", "my favorite band", "my commute", "my head of
+ * department, Mr Okafor,", "my neighbour and good friend Beatriz".
+ */
 function readPossessed(toks: Tok[], from: number): { subject: Subject; end: number } {
   let i = from;
   const words: string[] = [];
@@ -358,6 +495,18 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
       words.push('go-to');
       i += 3;
       continue;
+    }
+    // "head of department", "director of engineering": a role named with "of".
+    if (t.norm === 'of' && words.length > 0 && toks[i + 1]?.pos === 'NOUN') {
+      words.push('of');
+      i++;
+      continue;
+    }
+    // "my neighbour and good friend Beatriz": the second noun names the relation.
+    if (t.norm === 'and' && words.length > 0) {
+      const second = readPossessed(toks, i + 1);
+      if (second.subject.kind === 'relative' && second.subject.name) return second;
+      break;
     }
     if (
       t.pos === 'NOUN' ||
@@ -373,7 +522,14 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
       const next = toks[i + 1];
       const extends_ =
         next?.pos === 'NOUN' && !isVerbish(toks[i + 2]) && toks[i + 2]?.pos !== 'ADP';
-      if (rel && !extends_) return withName(toks, i + 1, rel, personNoun(two) ? two : t.norm);
+      if (rel && !extends_ && !words.includes('of')) {
+        // "my colleague and close friend Ines": the noun next to the name is the relation.
+        if (next?.norm === 'and') {
+          const second = readPossessed(toks, i + 2);
+          if (second.subject.kind === 'relative' && second.subject.name) return second;
+        }
+        return withName(toks, i + 1, rel, personNoun(two) ? two : t.norm);
+      }
       i++;
       continue;
     }
@@ -385,7 +541,29 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
     break;
   }
   if (words.length === 0) return { subject: { kind: 'other' }, end: i };
-  return { subject: { kind: 'possession', noun: words.join(' ') }, end: i };
+  const named = appositiveName(toks, i);
+  return {
+    subject: { kind: 'possession', noun: words.join(' '), name: named?.name ?? null },
+    end: named?.end ?? i,
+  };
+}
+
+/**
+ * A name right after a noun phrase, set off by commas or not ("my coach Dan", "my head of
+ * department, Mr Okafor, wants"), when a verb follows it: that is the phrase's referent.
+ */
+function appositiveName(toks: Tok[], i: number): { name: string; end: number } | null {
+  let j = i;
+  if (toks[j]?.norm === ',') j++;
+  const start = j;
+  while (toks[j]?.pos === 'PROPN' && toks[j]!.ent !== 'DATE') j++;
+  if (j === start) return null;
+  const name = toks
+    .slice(start, j)
+    .map((t) => t.text)
+    .join(' ');
+  if (toks[j]?.norm === ',') j++;
+  return isVerbish(toks[j]) || toks[j]?.norm === "'s" ? { name, end: j } : null;
 }
 
 function withName(
@@ -552,27 +730,130 @@ function isPastForm(t: Tok): boolean {
   return !(t.norm === t.lemma + 's' || t.norm === t.lemma + 'es' || t.norm.endsWith('ies'));
 }
 
-function isQuestion(s: AnalysedSentence): boolean {
-  const toks = s.toks.filter((t) => t.pos !== 'PUNCT' || t.norm === '?');
+/** Wh-words that open a question by themselves ("whats" as chat writes it). */
+const OPEN_WH = new Set(['what', 'whats', 'where', 'wheres', 'why', 'how', 'hows', 'which', 'who']);
+/** Auxiliaries that open a question when their subject follows ("can you", "is it"). */
+const QUESTION_AUX = new Set([
+  'do',
+  'does',
+  'did',
+  'can',
+  'could',
+  'would',
+  'will',
+  'should',
+  'shall',
+  'is',
+  'are',
+  'am',
+  'was',
+  'were',
+  'have',
+  'has',
+]);
+const QUESTION_SUBJECTS = new Set(['you', 'i', 'we', 'it', 'they', 'there', 'anyone', 'this']);
+/** Words that change the subject of a message: what follows is a new utterance. */
+const DISCOURSE_MARKERS = new Set(['anyway', 'anyways', 'anyhow', 'btw', 'unrelated']);
+const SEGMENT_CONNECTORS = new Set([',', 'so', 'but', 'and', 'or']);
+
+/** Whether toks[i] opens a question by its own form: a wh-word, or an auxiliary before its subject. */
+function opensQuestion(toks: readonly Tok[], i: number): boolean {
+  const t = toks[i];
+  if (!t) return false;
+  if (OPEN_WH.has(t.norm)) return true;
+  return QUESTION_AUX.has(t.norm) && QUESTION_SUBJECTS.has(toks[i + 1]?.norm ?? '');
+}
+
+const isBreakSymbol = (t: Tok) => t.ent === 'EMOJI' || t.ent === 'EMOTICON';
+
+/**
+ * A sentence's segments: what a chat message strings together in one sentence is often
+ * several utterances ("we've relocated to Porto 🎉 anyway, whats a good way to label
+ * cables?"). A segment ends at an emoji or emoticon, before a discourse marker ("anyway",
+ * "btw", "ok now") and before a question that starts after a comma or "so"/"but"; each
+ * segment is a question or a statement on its own.
+ */
+function segmentRanges(toks: readonly Tok[]): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let start = 0;
+  const cut = (end: number, next: number) => {
+    if (end > start) out.push({ start, end });
+    start = next;
+  };
+  for (let i = 1; i < toks.length; i++) {
+    const t = toks[i]!;
+    const prev = toks[i - 1]!;
+    if (isBreakSymbol(t)) cut(i, i + 1);
+    else if (DISCOURSE_MARKERS.has(t.norm) && i > start) cut(i, i);
+    else if ((t.norm === 'ok' || t.norm === 'okay') && prev.pos === 'PUNCT') cut(i, i);
+    else if (SEGMENT_CONNECTORS.has(t.norm) && opensQuestion(toks, i + 1)) cut(i, i);
+    // "Bought a keyboard, any tips?": a question in chat shorthand after a comma.
+    else if (t.norm === ',' && toks[i + 1]?.norm === 'any' && toks.at(-1)?.norm === '?') cut(i, i);
+  }
+  if (start < toks.length) out.push({ start, end: toks.length });
+  return out;
+}
+
+/** Whether a segment asks: it ends with "?" or opens with a question word or inverted auxiliary. */
+function isQuestion(segment: readonly Tok[]): boolean {
+  const toks = segment.filter((t) => t.pos !== 'PUNCT' || t.norm === '?');
   if (toks.at(-1)?.norm === '?') return true;
-  const first = toks.find((t) => t.pos !== 'INTJ' && !LEADING_FILLERS.has(t.norm));
-  return first !== undefined && QUESTION_OPENERS.has(first.norm) && first.norm !== 'when';
+  const first = toks.findIndex(
+    (t) =>
+      t.pos !== 'INTJ' &&
+      !LEADING_FILLERS.has(t.norm) &&
+      !SEGMENT_CONNECTORS.has(t.norm) &&
+      !DISCOURSE_MARKERS.has(t.norm) &&
+      t.norm !== 'totally',
+  );
+  return first >= 0 && opensQuestion(toks, first);
+}
+
+/**
+ * The noun of whoever reports, when it names a professional ("Doc said", "my physio says",
+ * "the dentist told me"): what they say about the user is a fact about the user.
+ */
+function professionalReporter(c: Clause): string | null {
+  for (let k = c.verbAt - 1; k >= 0; k--) {
+    const t = c.toks[k]!;
+    if (t.pos === 'NOUN' || t.pos === 'PROPN') return isProfessional(t.norm) ? t.norm : null;
+  }
+  return null;
 }
 
 /** The clauses of a sentence, with subject and modality, in order. */
 export function clausesOf(sentence: AnalysedSentence): Clause[] {
-  const question = isQuestion(sentence);
+  const out: Clause[] = [];
+  for (const seg of segmentRanges(sentence.toks)) {
+    out.push(...clausesOfSegment(sentence, sentence.toks.slice(seg.start, seg.end)));
+  }
+  return out;
+}
+
+function clausesOfSegment(sentence: AnalysedSentence, segment: Tok[]): Clause[] {
+  const question = isQuestion(segment);
   const out: Clause[] = [];
   let reported = false;
+  let reporter: string | null = null;
   let hypotheticalSentence = false;
   let previous: Clause | null = null;
-  for (const r of clauseRanges(sentence.toks)) {
-    const toks = sentence.toks.slice(r.start, r.end);
+  for (const r of clauseRanges(segment)) {
+    const toks = segment.slice(r.start, r.end);
     let subject: SubjectParse;
     if (r.inherits && previous) {
-      subject = { subject: previous.subject, end: 1, hypothetical: false };
+      subject = {
+        subject: previous.subject,
+        end: 1,
+        hypothetical: false,
+        implicit: previous.implicitSubject,
+      };
     } else {
       subject = readSubject(toks);
+    }
+    // "..., so I'm cutting salt", "but I ...": the writer speaks again.
+    if (toks[0]?.norm === 'so' || toks[0]?.norm === 'but') {
+      reported = false;
+      reporter = null;
     }
     const p = readPredicate(toks, subject.end);
     if (subject.hypothetical && out.length === 0) hypotheticalSentence = true;
@@ -580,6 +861,9 @@ export function clausesOf(sentence: AnalysedSentence): Clause[] {
     const anymore = tail.some(
       (t, k) => t.norm === 'anymore' || (t.norm === 'any' && tail[k + 1]?.norm === 'more'),
     );
+    const verbTok = p.verbAt >= 0 ? toks[p.verbAt] : undefined;
+    const aboutUser = subject.subject.kind === 'user' || subject.subject.kind === 'possession';
+    const attestedBy = reported && reporter !== null && aboutUser ? reporter : null;
     const clause: Clause = {
       sentence,
       toks,
@@ -594,13 +878,23 @@ export function clausesOf(sentence: AnalysedSentence): Clause[] {
       hypothetical: subject.hypothetical || p.hypothetical || hypotheticalSentence,
       ability: p.ability,
       past: p.past && !p.usedTo,
-      progressive: p.progressive,
+      // "Settling into Austin": "I'm" left out before an -ing form.
+      progressive: p.progressive || (subject.implicit === true && !!verbTok?.norm.endsWith('ing')),
       question,
-      reported,
+      reported: reported && attestedBy === null,
+      attestedBy,
+      implicitSubject: subject.implicit === true,
+      imperative: subject.imperative === true,
     };
     out.push(clause);
     previous = clause;
-    if (REPORTING_VERBS.has(p.verb)) reported = true;
+    // "Like I said, ...", "as I mentioned": the writer restating, not reporting.
+    const restating =
+      subject.subject.kind === 'user' && (toks[0]?.norm === 'like' || toks[0]?.norm === 'as');
+    if (REPORTING_VERBS.has(p.verb) && !restating) {
+      reported = true;
+      reporter = professionalReporter(clause);
+    }
   }
   return out;
 }

@@ -11,7 +11,15 @@ import { analyse, type AnalysedSentence } from './nlp.ts';
 import { subjectText } from './phrases.ts';
 import { comesFrom, livesIn, movedTo } from './rules/places.ts';
 import { employer, jobTitle, leftJob } from './rules/work.ts';
-import { haveRelative, married, namedIsMy, relativeIs, relativeNamed } from './rules/people.ts';
+import {
+  haveRelative,
+  married,
+  namedIsMy,
+  relativeIs,
+  relativeMentioned,
+  relativeNamed,
+  roleNamed,
+} from './rules/people.ts';
 import { petOwned } from './rules/pets.ts';
 import { allergy, diet, healthCondition, sensitivity } from './rules/health.ts';
 import { commute, drink, schedule, vehicle } from './rules/routine.ts';
@@ -28,6 +36,21 @@ import { plans, travel } from './rules/plans.ts';
 import { techUse } from './rules/tech.ts';
 import { switched } from './rules/changes.ts';
 import { age, name } from './rules/identity.ts';
+import { avoidRequest } from './rules/requests.ts';
+import { plainStatement } from './rules/statements.ts';
+import type { WordVectors } from '../../vector/word-vectors.ts';
+
+/** Rules that read the people a clause names, whoever its subject ("with my best mate Olu"). */
+const MENTION_RULES: readonly Rule[] = [relativeMentioned];
+
+/** Rules for requests to the assistant that state a lasting wish ("never put X in ..."). */
+const REQUEST_RULES: readonly Rule[] = [avoidRequest];
+
+/**
+ * The general rule, for a statement of the user's no specific rule read: a fact in their
+ * words, typed by meaning (rules/statements.ts). Skipped while the word vectors load.
+ */
+const FALLBACK_RULES: readonly Rule[] = [plainStatement];
 
 /** Rules for statements of fact. */
 const STATEMENT_RULES: readonly Rule[] = [
@@ -41,6 +64,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   leftJob,
   relativeNamed,
   relativeIs,
+  roleNamed,
   namedIsMy,
   haveRelative,
   married,
@@ -77,6 +101,8 @@ export interface ExtractOptions {
   at: number;
   /** A labelled human speaker ("Dana: ..."): facts are about them instead of "User". */
   speaker?: string | null;
+  /** Word meaning, once loaded (null/absent: the rules that need it are skipped). */
+  words?: WordVectors | null;
 }
 
 /** Whether a clause states something a rule may read at all. */
@@ -92,26 +118,34 @@ function rulesFor(c: Clause): readonly Rule[] {
   return STATEMENT_RULES;
 }
 
+/** The rules that read a clause, in order; the fallback only when none of them stated anything. */
+function factsByRules(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (c.question || c.hypothetical) return [];
+  if (c.imperative) return REQUEST_RULES.flatMap((rule) => rule(c, ctx));
+  const out = c.reported ? [] : MENTION_RULES.flatMap((rule) => rule(c, ctx));
+  if (!states(c)) return out;
+  for (const rule of rulesFor(c)) out.push(...rule(c, ctx));
+  if (out.length === 0) for (const rule of FALLBACK_RULES) out.push(...rule(c, ctx));
+  return out;
+}
+
 /** Facts of one clause, dated and marked ended where the clause says so. */
 export function factsOfClause(c: Clause, ctx: RuleContext): TypedFact[] {
-  if (!states(c)) return [];
   const date = clauseDate(c, ctx.at);
   const out: TypedFact[] = [];
-  for (const rule of rulesFor(c)) {
-    for (const f of rule(c, ctx)) {
-      const ended = f.ended || c.ended;
-      const dated = date !== null && f.validFrom === null && !f.timeless;
-      // "We no longer use X" → "User no longer uses X".
-      const text = c.ended && !f.ended ? noLonger(f.text, subjectText(c.subject)) : f.text;
-      out.push({
-        ...f,
-        ended,
-        validFrom: f.validFrom ?? (dated ? date.at : null),
-        text: capitalise(dated ? `${text} (${formatResolvedDate(date)})` : text),
-        // An ended fact is history: never an always-on identity line.
-        identity: f.identity && !ended,
-      });
-    }
+  for (const f of factsByRules(c, ctx)) {
+    const ended = f.ended || c.ended;
+    const dated = date !== null && f.validFrom === null && !f.timeless;
+    // "We no longer use X" → "User no longer uses X".
+    const text = c.ended && !f.ended ? noLonger(f.text, subjectText(c.subject)) : f.text;
+    out.push({
+      ...f,
+      ended,
+      validFrom: f.validFrom ?? (dated ? date.at : null),
+      text: capitalise(dated ? `${text} (${formatResolvedDate(date)})` : text),
+      // An ended fact is history: never an always-on identity line.
+      identity: f.identity && !ended,
+    });
   }
   return out;
 }
@@ -133,7 +167,7 @@ export function factsOfSentences(
   sentences: readonly AnalysedSentence[],
   o: ExtractOptions,
 ): TypedFact[][] {
-  const ctx: RuleContext = { at: o.at, greeted: greets(sentences[0]) };
+  const ctx: RuleContext = { at: o.at, greeted: greets(sentences[0]), words: o.words ?? null };
   const seen = new Set<string>();
   return sentences.map((s) => {
     const out: TypedFact[] = [];

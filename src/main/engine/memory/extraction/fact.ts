@@ -1,6 +1,7 @@
 // What a rule returns: one typed fact (DESIGN §6), third person, with its relation and
 // object, a date when the statement gives one, and whether it says the fact ended.
 import type { Relation } from '../../text/relations.ts';
+import type { WordVectors } from '../../vector/word-vectors.ts';
 import type { Clause } from './clause.ts';
 import { subjectKey, subjectText } from './phrases.ts';
 
@@ -32,6 +33,11 @@ export interface RuleContext {
   at: number;
   /** The message opened with a greeting ("Hi, I am Dana" names the speaker). */
   greeted: boolean;
+  /**
+   * Word meaning (static word vectors), once loaded: rules that type a fact by what its words
+   * mean use it, and are skipped while it is null.
+   */
+  words?: WordVectors | null;
 }
 
 /** A named rule: reads one clause, returns the facts it states (usually none). */

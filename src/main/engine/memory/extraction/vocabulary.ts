@@ -48,6 +48,11 @@ const PEOPLE: Record<string, PersonRelation> = {
   friend: 'friend',
   'best friend': 'friend',
   buddy: 'friend',
+  pal: 'friend',
+  mate: 'friend',
+  'best mate': 'friend',
+  bestie: 'friend',
+  hubby: 'partner',
   roommate: 'friend',
   flatmate: 'friend',
   housemate: 'friend',
@@ -118,6 +123,11 @@ const PLURAL_PEOPLE: Record<string, string> = {
   daughters: 'daughter',
   roommates: 'roommate',
 };
+
+/** Every person noun with the relation it names ("boss" → manager), pets left out. */
+export function personNouns(): readonly (readonly [string, PersonRelation])[] {
+  return Object.entries(PEOPLE);
+}
 
 /** The relation a person noun names ("sister" → sibling), pets included; null otherwise. */
 export function personNoun(noun: string): PersonRelation | null {
@@ -372,10 +382,49 @@ const JOBS = new Set(
   ).split(' '),
 );
 
-/** Whether a noun phrase names an occupation ("a senior data engineer", "a nurse"). */
+/**
+ * Endings that make an occupation of a word: specialists ("cardiologist"), trades in -ician
+ * ("electrician") and -smith ("locksmith"), and -man/-woman ("fisherman", "postwoman").
+ */
+const JOB_SUFFIX = /(?:ologist|ician|iatrist|smith|.{4,}(?:man|woman))$/;
+/** -man words that are not occupations. */
+const NOT_JOBS = new Set([
+  'gentleman',
+  'snowman',
+  'caveman',
+  'superman',
+  'ottoman',
+  'doberman',
+  'walkman',
+]);
+
+/** Whether a noun phrase names an occupation ("a senior data engineer", "a fisherman"). */
 export function isJob(phrase: string): boolean {
   const head = singular(phrase.toLowerCase().split(/\s+/).at(-1) ?? '');
-  return JOBS.has(head);
+  return JOBS.has(head) || (JOB_SUFFIX.test(head) && !NOT_JOBS.has(head));
+}
+
+/** People whose job is health care, by their everyday names ("doc", "physio", "GP"). */
+const HEALTH_PROFESSIONS = new Set(
+  (
+    'doctor doc gp physician surgeon nurse physio physiotherapist therapist dentist ' +
+    'optician optometrist pharmacist midwife chiropractor osteopath consultant specialist ' +
+    'psychiatrist psychologist paediatrician pediatrician dietitian dietician nutritionist'
+  ).split(' '),
+);
+
+/** Whether a noun names someone who treats people's health ("my physio", "the cardiologist"). */
+export function isHealthProfessional(noun: string): boolean {
+  const n = singular(noun);
+  return HEALTH_PROFESSIONS.has(n) || /(?:ologist|iatrist)$/.test(n);
+}
+
+/**
+ * Whether a noun names someone who speaks about a person with professional standing (a
+ * doctor, a tutor, an accountant): what they tell the user about the user is a fact.
+ */
+export function isProfessional(noun: string): boolean {
+  return isHealthProfessional(noun) || isJob(noun);
 }
 
 /** Games and sports one "plays" that are hobbies (anything else played is an instrument). */
@@ -400,5 +449,7 @@ export function isProgrammingContext(word: string): boolean {
     'deploy',
     'infrastructure',
     'cloud',
+    'firmware',
+    'software',
   ].includes(word.toLowerCase());
 }

@@ -13,7 +13,8 @@ export function diet(c: Clause): TypedFact[] {
     c.verb === 'go' ||
     c.verb === 'become' ||
     c.verb === 'eat' ||
-    c.verb === 'follow'
+    c.verb === 'follow' ||
+    c.verb === 'do'
   ) {
     // "vegetarian", "a vegan", "on a keto diet", "gluten-free"
     let i = 0;
@@ -24,7 +25,8 @@ export function diet(c: Clause): TypedFact[] {
       i++;
     const word = joinTokens(rest.slice(i, rest[i + 1]?.norm === '-' ? i + 3 : i + 1)).toLowerCase();
     if (isDiet(word) && !c.negated) {
-      return factAbout(c, 'diet', word, `${c.verb === 'eat' ? 'eats' : 'is'} ${word}`, {
+      const verb = c.verb === 'eat' ? 'eats' : c.verb === 'do' ? 'does' : 'is';
+      return factAbout(c, 'diet', word, `${verb} ${word}`, {
         salience: 0.8,
       });
     }

@@ -3,7 +3,7 @@ import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, type TypedFact } from '../fact.ts';
 import { joinTokens, nounList, nounPhrase, swapPronoun, thirdPersonText } from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
-import { isInstrument } from '../vocabulary.ts';
+import { isDiet, isInstrument } from '../vocabulary.ts';
 
 const DEICTIC = new Set([
   'it',
@@ -118,6 +118,47 @@ const DISLIKE_VERBS: Record<string, string> = {
   loathe: 'loathes',
 };
 
+/** Nouns for someone who loves a thing: "a sucker for", "a lover of", "a nut for". */
+const FOND_NOUNS = new Set(['sucker', 'lover', 'nut', 'fiend', 'junkie', 'geek', 'nerd', 'buff']);
+/** Adjectives of fondness with their preposition: "obsessed with", "hooked on". */
+const FOND_ADJECTIVES: Record<string, string> = {
+  obsessed: 'with',
+  addicted: 'to',
+  hooked: 'on',
+  crazy: 'about',
+  mad: 'about',
+  passionate: 'about',
+  keen: 'on',
+};
+
+/**
+ * "a (total) sucker for true crime", "a lover of jazz", "obsessed with knitting", "hooked on
+ * Wordle": everyday ways of saying one likes a thing, after "be".
+ */
+function fondnessIdiom(rest: readonly Tok[]): { verb: string; from: number } | null {
+  let i = 0;
+  while (
+    rest[i] &&
+    (rest[i]!.norm === 'so' || rest[i]!.norm === 'totally' || rest[i]!.norm === 'really')
+  )
+    i++;
+  const adj = rest[i];
+  const preposition =
+    adj && Object.hasOwn(FOND_ADJECTIVES, adj.norm) ? FOND_ADJECTIVES[adj.norm] : null;
+  if (adj && preposition && rest[i + 1]?.norm === preposition) {
+    return { verb: `is ${adj.norm} ${preposition}`, from: i + 2 };
+  }
+  if (rest[i]?.norm !== 'a' && rest[i]?.norm !== 'an') return null;
+  for (let k = i + 1; k <= i + 3 && rest[k]; k++) {
+    const t = rest[k]!;
+    if (FOND_NOUNS.has(t.norm) && (rest[k + 1]?.norm === 'for' || rest[k + 1]?.norm === 'of')) {
+      return { verb: `is a ${t.norm} ${rest[k + 1]!.norm}`, from: k + 2 };
+    }
+    if (t.pos !== 'ADJ' && t.pos !== 'ADV') return null;
+  }
+  return null;
+}
+
 /** "I love Thai food", "I prefer tea over coffee", "I'm a big fan of jazz", "I'm into climbing". */
 export function likes(c: Clause): TypedFact[] {
   if (c.negated) return [];
@@ -133,6 +174,9 @@ export function likes(c: Clause): TypedFact[] {
       if (fan >= 0 && fan <= 3 && rest[fan + 1]?.norm === 'of') {
         verb = 'is a fan of';
         from = fan + 2;
+      } else {
+        const idiom = fondnessIdiom(rest);
+        if (idiom) ({ verb, from } = idiom);
       }
     }
   }
@@ -205,7 +249,7 @@ export function hobby(c: Clause): TypedFact[] {
   }
   if (c.verb === 'do' || c.verb === 'practice' || c.verb === 'practise') {
     const np = nounPhrase(rest, 0);
-    if (!np || np.none || np.proper || rest[0]?.norm === 'it') return [];
+    if (!np || np.none || np.proper || rest[0]?.norm === 'it' || isDiet(np.text)) return [];
     return factAbout(c, 'hobby', np.text, `does ${np.text}`, { salience: 0.55 });
   }
   if (c.verb === 'play') {
@@ -213,9 +257,22 @@ export function hobby(c: Clause): TypedFact[] {
     if (!np || np.none || isInstrument(np.text)) return [];
     return factAbout(c, 'hobby', np.text, `plays ${np.text}`, { salience: 0.6 });
   }
-  if (c.verb === 'take' && rest[0]?.norm === 'up') {
+  // "took up pottery", "picked up the ukulele": a pastime or an instrument started.
+  if ((c.verb === 'take' || c.verb === 'pick') && rest[0]?.norm === 'up') {
     const thing = likedThing(rest, 1);
-    if (thing) return factAbout(c, 'hobby', thing.text, `took up ${thing.text}`, { salience: 0.6 });
+    if (!thing) return [];
+    const what = thing.text;
+    const relation = isInstrument(what) ? 'instrument' : 'hobby';
+    const verb = `${c.verb === 'take' ? 'took' : 'picked'} up`;
+    return factAbout(
+      c,
+      relation,
+      what,
+      `${verb} ${relation === 'instrument' ? 'the ' : ''}${what}`,
+      {
+        salience: 0.6,
+      },
+    );
   }
   return [];
 }

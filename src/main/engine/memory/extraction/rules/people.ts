@@ -2,10 +2,11 @@
 // friends, parents, coworkers (and pets, which people name the same way).
 import type { Relation } from '../../../text/relations.ts';
 import { objectTokens, type Clause } from '../clause.ts';
-import { userFact, type TypedFact } from '../fact.ts';
+import { userFact, type RuleContext, type TypedFact } from '../fact.ts';
+import { personRelationByMeaning } from '../meaning.ts';
 import { indexOfWord, joinTokens, nounPhrase, properName } from '../phrases.ts';
 import { isSingleValued } from '../../../text/relations.ts';
-import { personNoun, singular, type PersonRelation } from '../vocabulary.ts';
+import { isDrink, personNoun, singular, type PersonRelation } from '../vocabulary.ts';
 
 /** "User's manager is Priya Raman" / "User has a sister named Ana" / "User has a beagle named Biscuit". */
 export function relationText(relation: Relation, noun: string, name: string): string {
@@ -66,7 +67,8 @@ export function haveRelative(c: Clause): TypedFact[] {
   if (!np || np.none) return [];
   const head = np.head;
   const relation = personNoun(head);
-  if (!relation || relation === 'pet') return [];
+  // "I have yerba mate in the mornings": a drink, not a friend.
+  if (!relation || relation === 'pet' || isDrink(np.text)) return [];
   const noun = singular(head);
   const names = namesAfter(rest, np.end);
   if (names.length) return names.flatMap((n) => relationFact(relation, noun, n));
@@ -109,4 +111,45 @@ export function married(c: Clause): TypedFact[] {
   if (!name) return [];
   const noun = indexOfWord(rest, 'engaged') >= 0 ? 'fiance' : 'partner';
   return relationFact('partner', noun, name.text);
+}
+
+/**
+ * "had a pint with my best mate Olu", "dinner at my sister Ana's": a relative named where
+ * they are mentioned, not only as the subject.
+ */
+export function relativeMentioned(c: Clause): TypedFact[] {
+  const out: TypedFact[] = [];
+  for (let i = Math.max(c.subjectEnd, 0); i < c.toks.length; i++) {
+    const t = c.toks[i]!;
+    if (t.norm !== 'my' && t.norm !== 'our') continue;
+    // up to three words ending in a relation noun, then a name
+    for (let end = i + 1; end <= Math.min(c.toks.length - 1, i + 3); end++) {
+      const w = c.toks[end]!;
+      if (w.pos !== 'NOUN' && w.pos !== 'ADJ') break;
+      const words = c.toks.slice(i + 1, end + 1).map((x) => x.norm);
+      const two = words.slice(-2).join(' ');
+      const relation = personNoun(two) ?? personNoun(w.norm);
+      if (!relation) continue;
+      const name = properName(c.toks, end + 1);
+      if (!name || c.toks[end + 1]!.ent !== null) break;
+      const noun = personNoun(two) ? two : singular(w.norm);
+      out.push(...relationFact(relation, noun, name.text).map((f) => ({ ...f, timeless: true })));
+      break;
+    }
+  }
+  return out;
+}
+
+/**
+ * "My head of department, Mr Okafor, wants ...", "my director Sam said": someone named by a
+ * role that is not a family word. The role's meaning says which kind of person it is
+ * (meaning.ts); when it says none clearly, the fact is kept untyped in the user's words.
+ */
+export function roleNamed(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (c.subject.kind !== 'possession' || !c.subject.name) return [];
+  const { noun, name } = c.subject;
+  const relation = ctx.words ? personRelationByMeaning(ctx.words, noun) : null;
+  return userFact(relation, name, `User's ${noun} is ${name}`, {
+    salience: 0.7,
+  }).map((f) => ({ ...f, timeless: true }));
 }

@@ -9,9 +9,12 @@ const GETTING = new Set(['have', 'own', 'adopt', 'rescue', 'get', 'foster', 'buy
 
 /** "We adopted a beagle named Biscuit", "I have two cats, Miso and Tofu", "I have a dog". */
 export function petOwned(c: Clause): TypedFact[] {
-  if (c.subject.kind !== 'user' || !GETTING.has(c.verb)) return [];
+  if (c.subject.kind !== 'user') return [];
   const rest = objectTokens(c);
-  const nps = nounList(rest, rest[0]?.norm === 'got' ? 1 : 0);
+  // "we brought home a rescue greyhound": an animal brought home is the user's.
+  const broughtHome = c.verb === 'bring' && rest[0]?.norm === 'home';
+  if (!GETTING.has(c.verb) && !broughtHome) return [];
+  const nps = nounList(rest, rest[0]?.norm === 'got' || broughtHome ? 1 : 0);
   const out: TypedFact[] = [];
   for (const np of nps) {
     if (np.none || !isSpecies(np.head)) continue;
@@ -23,7 +26,7 @@ export function petOwned(c: Clause): TypedFact[] {
       }
     } else {
       const owns = c.verb === 'have' || c.verb === 'own' || !c.past;
-      const verb = owns ? 'has' : c.toks[c.verbAt]!.norm;
+      const verb = owns ? 'has' : broughtHome ? 'brought home' : c.toks[c.verbAt]!.norm;
       const what = np.text.includes(' ') ? np.text : `a ${species}`;
       out.push(...userFact('pet', species, `User ${verb} ${what}`, { salience: 0.75 }));
     }

@@ -33,17 +33,20 @@ export function livesIn(c: Clause): TypedFact[] {
 
 /** "I moved to Lisbon in March", "we relocated to Porto", "we're moving to Oslo next month". */
 export function movedTo(c: Clause, _ctx?: RuleContext): TypedFact[] {
-  if (!['move', 'relocate', 'emigrate'].includes(c.verb)) return [];
+  const settling = c.verb === 'settle';
+  if (!['move', 'relocate', 'emigrate'].includes(c.verb) && !settling) return [];
   // "we moved to GitHub Actions": a change of tool, not of home (switched handles it).
   if (c.sentence.toks.some((t) => t.lemma === 'use' || t.lemma === 'migrate')) return [];
-  const place = placeAfter(c, ['to']);
+  // "settling into Austin", "settled in Leeds": a new home being made.
+  const place = placeAfter(c, settling ? ['in', 'into'] : ['to']);
   if (!place) return [];
-  if (c.future || (c.progressive && !c.past)) {
+  if (c.future || (c.progressive && !c.past && !settling)) {
     // Plans are the user's own (a friend's move is news, not a lasting fact).
     if (c.subject.kind !== 'user') return [];
     return factAbout(c, 'plans', `move to ${place}`, `is moving to ${place}`, { plan: true });
   }
-  return factAbout(c, 'lives_in', place, `moved to ${place}`, {
+  const text = settling ? `is settling into ${place}` : `moved to ${place}`;
+  return factAbout(c, 'lives_in', place, settling && c.past ? `settled in ${place}` : text, {
     identity: c.subject.kind === 'user',
     salience: 0.85,
   });

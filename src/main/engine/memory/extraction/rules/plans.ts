@@ -34,6 +34,12 @@ function destination(c: Clause): { place: string; trip: string | null } | null {
     const p = placeName(rest, 0);
     return p ? { place: p.text, trip: null } : null;
   }
+  // "We're doing Lisbon in October": a place "done" on given dates is a trip.
+  if (c.verb === 'do') {
+    const dated = c.toks.some((t) => t.ent === 'DATE');
+    const p = dated ? placeName(rest, 0) : null;
+    return p ? { place: p.text, trip: null } : null;
+  }
   // "take a trip to Peru", "have a vacation in Crete"
   const np = nounPhrase(rest, 0);
   const trip = np && TRIP_NOUNS.has(np.head) ? np.text : null;
@@ -56,7 +62,11 @@ function destination(c: Clause): { place: string; trip: string | null } | null {
 export function travel(c: Clause): TypedFact[] {
   if (c.negated) return [];
   const trip =
-    TRAVEL_VERBS.has(c.verb) || c.verb === 'have' || c.verb === 'plan' || c.verb === 'book';
+    TRAVEL_VERBS.has(c.verb) ||
+    c.verb === 'have' ||
+    c.verb === 'plan' ||
+    c.verb === 'book' ||
+    c.verb === 'do';
   if (!trip) return [];
   const d = destination(c);
   if (!d) return [];

@@ -5,13 +5,30 @@ import { article, nounPhrase, predicateText } from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
 import { isDrink, isVehicle, transportPhrase } from '../vocabulary.ts';
 
-/** "I drink green tea", "I have an oat latte every morning", "my go-to drink is matcha". */
+/** Someone who drinks a lot of something: "a matcha addict", "a big tea drinker". */
+const DRINKER_NOUNS = new Set(['addict', 'drinker', 'fiend', 'junkie', 'lover', 'person']);
+
+/**
+ * "I drink green tea", "I have an oat latte every morning", "my go-to drink is matcha", "I run
+ * on yerba mate", "I'm a matcha latte addict".
+ */
 export function drink(c: Clause): TypedFact[] {
   const rest = objectTokens(c);
-  if (c.verb === 'drink' || c.verb === 'have') {
-    const np = nounPhrase(rest, 0);
+  // "run on", "live on", "survive on" a drink: what keeps someone going.
+  const on = rest[0]?.norm === 'on' && ['run', 'live', 'survive'].includes(c.verb) ? 1 : -1;
+  if (c.verb === 'drink' || c.verb === 'have' || on > 0) {
+    const np = nounPhrase(rest, Math.max(0, on));
     if (!np || np.none || !isDrink(np.text)) return [];
     return factAbout(c, 'drink', np.text, `drinks ${np.text}`, { salience: 0.65 });
+  }
+  if (c.verb === 'be' && (rest[0]?.norm === 'a' || rest[0]?.norm === 'an')) {
+    const np = nounPhrase(rest, 0);
+    const words = np?.text.split(' ') ?? [];
+    if (!np || !DRINKER_NOUNS.has(np.head) || words.length < 2) return [];
+    const what = words.slice(0, -1).filter((w) => !/^(?:big|huge|total|real|massive)$/i.test(w));
+    const thing = what.join(' ');
+    if (!isDrink(thing)) return [];
+    return factAbout(c, 'drink', thing, `is ${article(np.text)} ${np.text}`, { salience: 0.65 });
   }
   if (c.subject.kind === 'possession' && /\bdrink$/.test(c.subject.noun) && c.verb === 'be') {
     const np = nounPhrase(rest, 0);

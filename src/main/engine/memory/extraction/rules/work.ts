@@ -51,6 +51,13 @@ export function jobTitle(c: Clause): TypedFact[] {
   return out;
 }
 
+/** "have been ... for two years", "since 2019": a stay that lasts, not a visit. */
+function longStay(c: Clause): boolean {
+  const perfect = c.toks.slice(0, c.verbAt).some((t) => t.lemma === 'have');
+  const lasting = c.toks.some((t) => t.ent === 'DURATION' || t.norm === 'since');
+  return perfect && lasting;
+}
+
 const JOINING = new Set(['join', 'start', 'get', 'hire', 'accept']);
 
 /** "I work at Shopify", "I joined Stripe in May", "I got a job at the BBC". */
@@ -59,6 +66,9 @@ export function employer(c: Clause): TypedFact[] {
   let name: string | null = null;
   if (c.verb === 'work' && (rest[0]?.norm === 'at' || rest[0]?.norm === 'for')) {
     name = employerAt(rest, 0);
+  } else if (c.verb === 'be' && rest[0]?.norm === 'at' && longStay(c)) {
+    // "I've been at Acme for two years": where one spends years is where one works.
+    name = properName(rest, rest[1]?.norm === 'the' ? 2 : 1)?.text ?? null;
   } else if (c.verb === 'start' && rest[0]?.norm === 'at') {
     name = properName(rest, rest[1]?.norm === 'the' ? 2 : 1)?.text ?? null;
   } else if (c.verb === 'join') {

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { clausesOf, type Clause } from './clause.ts';
+import { analyse } from './nlp.ts';
+
+const clauses = (text: string): Clause[] => analyse(text).flatMap((s) => clausesOf(s));
+const words = (c: Clause) =>
+  c.toks
+    .filter((t) => t.pos !== 'PUNCT')
+    .map((t) => t.norm)
+    .join(' ');
+/** The clause whose words start with `start`. */
+const clause = (text: string, start: string): Clause => {
+  const found = clauses(text).find((c) =>
+    words(c)
+      .replace(/^(?:, )?/, '')
+      .startsWith(start),
+  );
+  if (!found) throw new Error(`no clause starting "${start}" in ${JSON.stringify(text)}`);
+  return found;
+};
+
+describe('clausesOf: a question is one by its own form, not by what follows it', () => {
+  it.each([
+    ['we finally moved to Leeds 🎊 so what should I buy first for the flat?', 'we finally moved'],
+    ['I adopted a cat last week btw, how often should I feed her?', 'i adopted a cat'],
+    ['I started at Stripe in May, how do I read a payslip?', 'i started at stripe'],
+    ['My son Arlo turned six, any ideas for a party?', 'my son arlo turned'],
+    ['I play the oboe :) anyway can you explain tax codes?', 'i play the oboe'],
+    ['I work nights. ok now, is it safe to nap at 6pm?', 'i work nights'],
+  ])('%j: the statement before the question is not one', (text, start) => {
+    expect(clause(text, start).question).toBe(false);
+    expect(clauses(text).at(-1)!.question).toBe(true);
+  });
+
+  it.each([
+    'Do you think I should move to Lisbon?',
+    'what do you know about Lisbon',
+    'Can you tell me about Lisbon, and is it expensive?',
+    'I wonder whether Lisbon is nice?',
+  ])('%j stays a question', (text) => {
+    expect(clauses(text)[0]!.question).toBe(true);
+  });
+
+  it('a relative clause after a comma is not cut off as a question', () => {
+    expect(clause('I moved to Porto, which I love.', 'i moved to porto').question).toBe(false);
+  });
+});
+
+describe('clausesOf: the subject chat leaves out', () => {
+  it.each([
+    ['Repainted the whole hallway on Sunday.', 'repaint'],
+    ['just sold my old Peugeot', 'sell'],
+    ['Finally joined a climbing gym!', 'join'],
+    ['Moving into halls next week, so excited', 'move'],
+    ['had lunch with my aunt Wen today', 'have'],
+    ['been knitting a lot since the winter started', 'knit'],
+  ])('%j is the writer speaking', (text, verb) => {
+    const [c] = clauses(text);
+    expect(c).toMatchObject({ subject: { kind: 'user' }, implicitSubject: true, verb });
+  });
+
+  it('an -ing form left without "I am" reads as progressive', () => {
+    expect(clauses('Renovating the attic this summer')[0]).toMatchObject({ progressive: true });
+  });
+
+  it.each([
+    'Write me a limerick about cheese.',
+    'Help me plan a trip.',
+    'Swimming is my favourite sport.',
+    'Baking bread takes hours.',
+    'Explain monads simply.',
+  ])('%j has no user subject', (text) => {
+    const c = clauses(text)[0]!;
+    expect(c.subject.kind === 'user' && c.implicitSubject).toBe(false);
+  });
+
+  it('a second predicate after a comma shares the subject', () => {
+    const c = clause('we did it, bought a house in Derby!', 'bought a house');
+    expect(c.subject).toEqual({ kind: 'user', plural: true });
+    expect(c.verb).toBe('buy');
+  });
+
+  it('a participle that describes is not a second predicate', () => {
+    const all = clauses('I work at Acme, based in Berlin.');
+    expect(all).toHaveLength(1);
+  });
+
+  it('a time range or a short phrase before "I" does not hide the subject', () => {
+    expect(clause('every Monday 9 to 11 I have physio', 'every monday')).toMatchObject({
+      subject: { kind: 'user' },
+      verb: 'have',
+    });
+    expect(clause('At weekends I volunteer at a food bank', 'at weekends')).toMatchObject({
+      subject: { kind: 'user' },
+      verb: 'volunteer',
+    });
+  });
+});
+
+describe('clausesOf: what others say', () => {
+  it('a professional speaking about the user attests the fact', () => {
+    const c = clause('The GP said my iron levels are low, so I take tablets.', 'my iron levels');
+    expect(c).toMatchObject({ reported: false, attestedBy: 'gp', subject: { kind: 'possession' } });
+    // the writer speaks again after "so"
+    expect(
+      clause('The GP said my iron levels are low, so I take tablets.', 'so i take'),
+    ).toMatchObject({ reported: false, attestedBy: null });
+  });
+
+  it('anyone else saying something, or a professional about themselves, stays reported', () => {
+    expect(clause('My aunt says I look tired.', 'i look tired')).toMatchObject({
+      reported: true,
+      attestedBy: null,
+    });
+    expect(clause('The dentist said he is retiring.', 'he is retiring')).toMatchObject({
+      reported: true,
+      attestedBy: null,
+    });
+  });
+
+  it('"like I said" restates, it does not report', () => {
+    expect(clause('Like I said, I live in Hull.', 'i live in hull').reported).toBe(false);
+  });
+});
+
+describe('clausesOf: possessive subjects', () => {
+  it('a role with "of" and a name set off by commas', () => {
+    expect(clause('My director of studies, Dr Amadi, signed it off.', 'my director')).toMatchObject(
+      { subject: { kind: 'possession', noun: 'director of studies', name: 'Dr Amadi' } },
+    );
+  });
+
+  it('two nouns for one person: the relation noun with the name', () => {
+    expect(
+      clause('My colleague and close friend Ines runs marathons.', 'my colleague'),
+    ).toMatchObject({ subject: { kind: 'relative', relation: 'friend', name: 'Ines' } });
+  });
+
+  it('a thing of the user with no name keeps none', () => {
+    expect(clause('My laptop is dying.', 'my laptop').subject).toEqual({
+      kind: 'possession',
+      noun: 'laptop',
+      name: null,
+    });
+  });
+});
+
+describe('clausesOf: requests to the assistant', () => {
+  it.each([
+    'Please never add raisins to my salads.',
+    "Don't ever suggest Comic Sans.",
+    'Write me a poem.',
+  ])('%j is a request', (text) => {
+    expect(clauses(text)[0]).toMatchObject({ imperative: true, subject: { kind: 'other' } });
+  });
+
+  it.each(['I never add raisins.', 'Please, my dad is ill.', 'Sold the car.'])(
+    '%j is not',
+    (text) => {
+      expect(clauses(text)[0]!.imperative).toBe(false);
+    },
+  );
+});

@@ -1,0 +1,76 @@
+// Typing by word meaning (DESIGN §6): which relation a statement's words are about, and which
+// kind of person a role noun names, from the static word vectors. Used where no specific rule
+// knows the words ("I dusted off my old cello", "my head of department, Mr Okafor").
+//
+// Static vectors are noisy on one or two words (a product name means a rock, "garlic" sits
+// near drinks), so a relation is only chosen when it wins clearly, and never a single-valued
+// one: a guess must not supersede a value a specific rule read (relations.ts, facts.ts).
+import type { WordVectors } from '../../vector/word-vectors.ts';
+import { isSingleValued, type Relation } from '../../text/relations.ts';
+import type { Tok } from './nlp.ts';
+import { personNouns, type PersonRelation } from './vocabulary.ts';
+
+/**
+ * The relation score a statement must reach, and its lead over the runner-up. Chosen on our
+ * own varied statements (meaning.test.ts): instruments, vehicles, injuries and pets clear it;
+ * errands, chores and product names do not.
+ */
+export const STATEMENT_MIN_SCORE = 0.4;
+export const STATEMENT_MIN_MARGIN = 0.1;
+
+/**
+ * The words of a statement that say what it is about: common words only. Names and dates are
+ * left out: the vectors know "Obsidian" as a rock and "years" as an age, not what the writer
+ * means by them.
+ */
+export function meaningText(toks: readonly Tok[]): string {
+  return toks
+    .filter((t) => t.ent === null && t.pos !== 'PROPN' && t.pos !== 'PUNCT' && t.pos !== 'PRON')
+    .filter((t) => !/^\p{Lu}/u.test(t.text))
+    .map((t) => (t.pos === 'VERB' ? t.lemma : t.norm))
+    .join(' ');
+}
+
+/** The multi-valued relation a statement's words clearly point to, or null. */
+export function relationByMeaning(words: WordVectors, text: string): Relation | null {
+  const [top, second] = words.relationsFor(text, 0);
+  if (!top || top.score < STATEMENT_MIN_SCORE) return null;
+  if (second && top.score - second.score < STATEMENT_MIN_MARGIN) return null;
+  return isSingleValued(top.relation) ? null : top.relation;
+}
+
+/**
+ * How close a role's words must be to the nouns of a kind of person, and the lead over the
+ * next kind: family words all sit near each other ("cousin" is as close to "brother" as to
+ * "son"), so only a clear winner counts. Chosen on meaning.test.ts.
+ */
+export const ROLE_MIN_SIMILARITY = 0.5;
+export const ROLE_MIN_MARGIN = 0.1;
+
+/**
+ * The kind of person a role noun names ("head of department" → manager, "director" →
+ * manager), by the average over its words of the best similarity to each relation's nouns
+ * (vocabulary.ts); null when no relation wins clearly.
+ */
+export function personRelationByMeaning(words: WordVectors, role: string): PersonRelation | null {
+  const roleWords = words.contentWords(role).filter((w) => words.has(w));
+  if (roleWords.length === 0) return null;
+  const best = new Map<PersonRelation, number>();
+  for (const w of roleWords) {
+    const perRelation = new Map<PersonRelation, number>();
+    for (const [noun, relation] of personNouns()) {
+      if (noun.includes(' ')) continue;
+      const sim = words.similarity(w, noun);
+      if (sim === null) continue;
+      perRelation.set(relation, Math.max(perRelation.get(relation) ?? -1, sim));
+    }
+    for (const [relation, sim] of perRelation) {
+      best.set(relation, (best.get(relation) ?? 0) + sim / roleWords.length);
+    }
+  }
+  const ranked = [...best.entries()].sort((a, b) => b[1] - a[1]);
+  const [top, second] = ranked;
+  if (!top || top[1] < ROLE_MIN_SIMILARITY) return null;
+  if (second && top[1] - second[1] < ROLE_MIN_MARGIN) return null;
+  return top[0];
+}

@@ -1,0 +1,127 @@
+// The general rule: a statement the writer makes about themselves that no specific rule read
+// ("I keep all my notes in Obsidian", "dusted off my old cello", "the physio says my left
+// knee needs proper rest") becomes a fact in the writer's own words, third person, typed by
+// word meaning (meaning.ts) when its words clearly point to a relation.
+//
+// What makes it worth remembering without a relation: a name ("Obsidian", "Baltic Robotics",
+// "The Staircase"). A statement with neither a clear relation nor a name ("finished
+// unpacking the last box", "stuck in traffic") is passing news and stays out.
+import { objectTokens, type Clause } from '../clause.ts';
+import type { RuleContext, TypedFact } from '../fact.ts';
+import { meaningText, relationByMeaning } from '../meaning.ts';
+import type { Tok } from '../nlp.ts';
+import { joinTokens, nounPhrase, predicateText } from '../phrases.ts';
+import { isHealthProfessional } from '../vocabulary.ts';
+
+/**
+ * Verbs whose object is not a fact about the writer: saying, thinking, wanting, trying and
+ * asking ("I think it's fine", "I want to know").
+ */
+const NOT_STATING = new Set([
+  'say',
+  'tell',
+  'think',
+  'know',
+  'believe',
+  'guess',
+  'wonder',
+  'hope',
+  'wish',
+  'want',
+  'try',
+  'ask',
+  'feel',
+  'mean',
+  'let',
+  'see',
+  'look',
+  'seem',
+  'get',
+  'go',
+  'make',
+  'take',
+  'put',
+  'come',
+  'thank',
+  'help',
+  'like',
+  'love',
+  'hate',
+]);
+
+/** A capitalised word the tagger reads as a name or noun ("Obsidian"; not "OK", "I"). */
+const isNameWord = (t: Tok | undefined) =>
+  t !== undefined &&
+  /^\p{Lu}/u.test(t.text) &&
+  t.ent === null &&
+  t.norm !== 'i' &&
+  (t.pos === 'PROPN' || t.pos === 'NOUN' || t.pos === 'X');
+
+/** A name in the statement: capitalised words that are not a date, after the verb. */
+function nameIn(toks: readonly Tok[]): string | null {
+  for (let i = 0; i < toks.length; i++) {
+    if (!isNameWord(toks[i])) continue;
+    let j = i;
+    while (isNameWord(toks[j])) j++;
+    return joinTokens(toks.slice(i, j));
+  }
+  return null;
+}
+
+/** What the statement is about: its name, else its first noun phrase. */
+function objectOf(rest: readonly Tok[]): string | null {
+  const name = nameIn(rest);
+  if (name) return name;
+  for (let i = 0; i < rest.length; i++) {
+    const np = nounPhrase(rest, i);
+    if (np && !np.none) return np.text;
+  }
+  return null;
+}
+
+/** Who the fact is about and how it starts: "User", "User's left knee". */
+function subjectPhrase(c: Clause): string | null {
+  if (c.subject.kind === 'user') return 'User';
+  // The user's own things only when a professional said it ("my blood pressure is high").
+  if (c.subject.kind === 'possession' && c.attestedBy) return `User's ${c.subject.noun}`;
+  return null;
+}
+
+/** "I keep all my notes in Obsidian" → "User keeps all their notes in Obsidian". */
+export function plainStatement(c: Clause, ctx: RuleContext): TypedFact[] {
+  const words = ctx.words;
+  if (!words || c.verbAt < 0 || c.negated || c.future || c.ended) return [];
+  const subject = subjectPhrase(c);
+  if (!subject || NOT_STATING.has(c.verb)) return [];
+  const rest = objectTokens(c);
+  const owned = c.subject.kind === 'possession' ? c.subject.noun : null;
+  // "my blood pressure is high": the thing of the user's is what the fact is about.
+  const object = objectOf(rest) ?? owned;
+  if (!object || rest.every((t) => t.pos === 'PUNCT')) return [];
+  const meaning = meaningText(c.toks.slice(c.verbAt));
+  let relation = relationByMeaning(words, meaning);
+  // What a doctor or physio says about the user's body is about their health.
+  if (!relation && c.attestedBy && isHealthProfessional(c.attestedBy)) relation = 'health';
+  if (!relation && !nameIn(rest)) return [];
+  const written = predicateText(c);
+  // "Dusted off my old cello": the verb opened the message, capitalised.
+  const predicate = c.implicitSubject
+    ? written.charAt(0).toLowerCase() + written.slice(1)
+    : written;
+  // "Settling into Austin": the left-out "I'm" comes back as "is".
+  const progressive = c.implicitSubject && c.progressive ? 'is ' : '';
+  const said = c.attestedBy ? ` (their ${c.attestedBy} says so)` : '';
+  return [
+    {
+      subject: 'user',
+      relation,
+      object,
+      text: `${subject} ${progressive}${predicate}${said}`,
+      validFrom: null,
+      ended: false,
+      salience: relation ? 0.6 : 0.5,
+      identity: false,
+      plan: false,
+    },
+  ];
+}
