@@ -2,7 +2,10 @@
 // its path a client or a web page can send, answers 401 (or 404) without the token. The
 // routes come from the running server itself, so a route added later is walked too, and a
 // route marked public must be listed here on purpose.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
 
@@ -11,11 +14,20 @@ const PUBLIC = new Set(['GET /health', 'HEAD /health', 'GET /', 'HEAD /', 'GET /
 
 let h: EngineHarness;
 let port: number;
+let uiDir: string;
 beforeAll(async () => {
-  h = await startEngine();
+  // A built UI, so the app's page fallback (200 for any page path) is in play.
+  uiDir = mkdtempSync(join(tmpdir(), 'cairn-ui-'));
+  mkdirSync(join(uiDir, 'assets'));
+  writeFileSync(join(uiDir, 'index.html'), '<!doctype html><title>Cairn</title>');
+  writeFileSync(join(uiDir, 'assets', 'app.js'), 'console.log(1)');
+  h = await startEngine({ config: { staticUiDir: uiDir } });
   port = Number(new URL(h.url).port);
 });
-afterAll(() => h?.stop());
+afterAll(async () => {
+  await h?.stop();
+  rmSync(uiDir, { recursive: true, force: true });
+});
 
 interface RawResponse {
   status: number;
@@ -152,5 +164,7 @@ describe('default-deny authentication', () => {
     expect((await h.api('GET', '/%61gents')).status).toBe(200);
     expect((await rawRequest('GET', '/health')).status).toBe(200);
     expect((await rawRequest('GET', '/')).status).toBe(200);
+    expect((await rawRequest('GET', '/settings-page-of-the-app')).status).toBe(200);
+    expect((await rawRequest('GET', '/assets/app.js')).status).toBe(200);
   });
 });

@@ -15,6 +15,11 @@ afterEach(() => {
 
 function appFor(rootDir: string): FastifyInstance {
   const app = Fastify();
+  // The API's routes, as security.ts records them in the real app.
+  app.decorate('registeredRoutes', [
+    { method: 'GET', url: '/agents', public: false },
+    { method: 'POST', url: '/memory/search', public: false },
+  ]);
   registerErrorHandler(app, silentLogger);
   app.get('/agents', async () => ({ agents: [] }));
   registerStaticUi(app, { rootDir });

@@ -5,7 +5,7 @@
 // after start-up is picked up without a restart.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { extname, join, relative, sep } from 'node:path';
+import { extname, join, posix, relative, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UI_CONTENT_SECURITY_POLICY } from '../../../shared/csp.ts';
 import { ErrorCode } from '../../../shared/errors.ts';
@@ -45,11 +45,29 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Paths the API answers; an unknown one is a JSON 404, never the SPA page. */
-const API_PREFIXES = ['/v1', '/memory', '/agents', '/settings', '/mcp', '/health'];
+/**
+ * Whether a path reads as one of the API's, given the first path segments the API's routes
+ * use (`/memory`, `/v1`, `/api`...): an unknown one is a JSON 404, never the app's page.
+ * However it is spelled (/MEMORY/x, //memory/x, /a/../memory/x, /memory;p=1/x, an
+ * absolute-form target), a client or a probe sees a 404, not a 200.
+ */
+export function isApiLikePath(pathname: string, apiRoots: ReadonlySet<string>): boolean {
+  const path = pathname.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/iu, '') || '/';
+  const canonical = posix
+    .normalize(path.toLowerCase().replace(/;[^/]*/gu, ''))
+    .replace(/\/{2,}/gu, '/');
+  const root = (canonical.split('/')[1] ?? '').replace(/[\s\p{Cc}]+/gu, '');
+  return apiRoots.has(root);
+}
 
-export function isApiLikePath(pathname: string): boolean {
-  return API_PREFIXES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+/** The first path segments of the registered routes that are not public (the API's). */
+function apiRootsOf(app: FastifyInstance): Set<string> {
+  const roots = new Set<string>(['health']);
+  for (const r of app.registeredRoutes) {
+    const root = r.url.split('/')[1]?.toLowerCase() ?? '';
+    if (!r.public && root !== '' && !root.startsWith(':') && root !== '*') roots.add(root);
+  }
+  return roots;
 }
 
 export function contentTypeOf(file: string): string {
@@ -117,6 +135,8 @@ function securityHeaders(reply: FastifyReply): FastifyReply {
  */
 export function registerStaticUi(app: FastifyInstance, { rootDir }: StaticUiOptions): void {
   let build: Map<string, StaticFile> | null = null;
+  // Read when the first page is served: every route is registered by then.
+  let apiRoots: Set<string> | null = null;
 
   const current = (): Map<string, StaticFile> | null => {
     if (build === null) build = loadBuild(rootDir);
@@ -137,7 +157,8 @@ export function registerStaticUi(app: FastifyInstance, { rootDir }: StaticUiOpti
     if (pathname === null) {
       throw new CairnError(ErrorCode.BadRequest, 'Malformed path.');
     }
-    if (isApiLikePath(pathname)) {
+    apiRoots ??= apiRootsOf(app);
+    if (isApiLikePath(pathname, apiRoots)) {
       throw new CairnError(ErrorCode.NotFound, `No route ${request.method} ${pathname}.`);
     }
     const files = current();
