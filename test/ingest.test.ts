@@ -186,9 +186,10 @@ describe('agent isolation through the proxy', () => {
     expect(bobMessages).not.toContain('[Memory]');
     // Positive control: the same question from alice gets alice's memory.
     const aliceBody = forAlice!.body as { messages: { content: string }[] };
-    expect(aliceBody.messages[0]!.content).toMatch(/^\[Memory\]/);
+    // After the user's words (DESIGN §9).
+    expect(aliceBody.messages[0]!.content.startsWith(`${question}\n\n[Memory]`)).toBe(true);
     expect(aliceBody.messages[0]!.content).toContain('Biscuit');
-    expect(aliceBody.messages[0]!.content.endsWith(question)).toBe(true);
+    expect(aliceBody.messages[0]!.content.endsWith('[/Memory]')).toBe(true);
     await h.idle();
     // Recorded without the memory block.
     const recorded = rows('alice')

@@ -5,7 +5,9 @@ import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
 let h: EngineHarness;
 let client: OpenAI;
 beforeAll(async () => {
-  h = await startEngine();
+  // Scripted answers are queued per test: no Core Model request may take one (the distiller
+  // would use the chat model of a loopback upstream by default).
+  h = await startEngine({ config: { coreModel: 'off' } });
   client = new OpenAI({ baseURL: h.url + '/v1', apiKey: h.token, maxRetries: 0 });
   // Memory for agent "mem": a pinned fact the gate will choose for "my <noun>" questions.
   const res = await h.api('POST', '/memory/pinned', {
