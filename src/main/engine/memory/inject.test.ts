@@ -79,3 +79,13 @@ describe('memory additions', () => {
     expect(contentHash('hi')).not.toBe(contentHash(plain));
   });
 });
+
+describe('contentHash', () => {
+  it('hashes a message with its private spans replaced, so no secret can be guessed back', () => {
+    expect(contentHash('my pin is <private>1234</private>')).toBe(
+      contentHash('my pin is <private>9876</private>'),
+    );
+    expect(contentHash('my pin is <private>1234</private>')).not.toBe(contentHash('my pin is'));
+    expect(contentHash('hello')).not.toBe(contentHash('hullo'));
+  });
+});

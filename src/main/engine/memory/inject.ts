@@ -1,3 +1,4 @@
+import { stripPrivate } from '../text/private.ts';
 import { createHash } from 'node:crypto';
 import type { ChatMessageLike } from '../services.ts';
 
@@ -61,7 +62,9 @@ function withoutCacheMarks(value: unknown): unknown {
  * resends: cache_control marks, which clients move to the newest message, are left out.
  */
 export function contentHash(content: MessageContent): string {
-  const canonical = JSON.stringify(withoutCacheMarks(content ?? null));
+  // Private spans are replaced before hashing: the stored hash must not let a short secret be
+  // guessed back (DESIGN §6: nothing derived from <private> text is stored).
+  const canonical = stripPrivate(JSON.stringify(withoutCacheMarks(content ?? null)));
   return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }
 
