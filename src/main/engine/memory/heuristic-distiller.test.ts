@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
 import { Digest } from '../../../shared/digest.ts';
+import { loadWordVectors } from '../vector/word-vectors.ts';
 import { extractEntities, heuristicDigest, splitSpeaker } from './heuristic-distiller.ts';
 
 describe('splitSpeaker', () => {
@@ -108,6 +110,25 @@ describe('heuristicDigest', () => {
     );
     expect(d.identity_facts).toEqual([]);
     expect(d.episode.summary).toContain('Rosa: I went to a pottery class yesterday.');
+  });
+
+  it('with the word vectors, a statement no rule knows becomes a fact; never from the assistant', async () => {
+    const words = loadWordVectors(await ensureWordVectorAsset());
+    const messages = [
+      {
+        id: 7,
+        role: 'user',
+        content: 'I keep my recipes in Notion. How do I add tags?',
+        created_at: at,
+      },
+      { id: 8, role: 'assistant', content: 'I keep my notes in Obsidian myself.', created_at: at },
+    ];
+    const d = heuristicDigest(messages, { words });
+    expect(d.pinned_candidates.map((c) => [c.content, c.object, c.source_ids])).toEqual([
+      ['User keeps their recipes in Notion', 'Notion', [7]],
+    ]);
+    // Until the vectors load the general rule is skipped, the specific ones still run.
+    expect(heuristicDigest(messages).pinned_candidates).toEqual([]);
   });
 
   it('still produces a valid episode from an empty-ish conversation', () => {

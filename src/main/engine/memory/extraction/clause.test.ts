@@ -100,7 +100,7 @@ describe('clausesOf: the subject chat leaves out', () => {
 describe('clausesOf: what others say', () => {
   it('a professional speaking about the user attests the fact', () => {
     const c = clause('The GP said my iron levels are low, so I take tablets.', 'my iron levels');
-    expect(c).toMatchObject({ reported: false, attestedBy: 'gp', subject: { kind: 'possession' } });
+    expect(c).toMatchObject({ reported: false, attestedBy: 'GP', subject: { kind: 'possession' } });
     // the writer speaks again after "so"
     expect(
       clause('The GP said my iron levels are low, so I take tablets.', 'so i take'),

@@ -512,6 +512,8 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
       t.pos === 'NOUN' ||
       t.pos === 'ADJ' ||
       t.pos === 'NUM' ||
+      // "my GP", "my CTO": an acronym wink tags as a name
+      (t.pos === 'PROPN' && /^\p{Lu}{2,4}$/u.test(t.text)) ||
       (t.pos === 'VERB' && t.norm.endsWith('ing') === false && isNominal(toks[i + 1]))
     ) {
       words.push(t.norm);
@@ -563,7 +565,12 @@ function appositiveName(toks: Tok[], i: number): { name: string; end: number } |
     .map((t) => t.text)
     .join(' ');
   if (toks[j]?.norm === ',') j++;
-  return isVerbish(toks[j]) || toks[j]?.norm === "'s" ? { name, end: j } : null;
+  // wink tags a verb after a name as a plural noun now and then ("Ms Varga, signs the rota").
+  const verbAfter =
+    isVerbish(toks[j]) ||
+    toks[j]?.norm === "'s" ||
+    (toks[j]?.pos === 'NOUN' && /s$/.test(toks[j]!.norm));
+  return verbAfter ? { name, end: j } : null;
 }
 
 function withName(
@@ -816,7 +823,10 @@ function isQuestion(segment: readonly Tok[]): boolean {
 function professionalReporter(c: Clause): string | null {
   for (let k = c.verbAt - 1; k >= 0; k--) {
     const t = c.toks[k]!;
-    if (t.pos === 'NOUN' || t.pos === 'PROPN') return isProfessional(t.norm) ? t.norm : null;
+    if (t.pos !== 'NOUN' && t.pos !== 'PROPN') continue;
+    // "GP" stays as written; "Doc" at the start of a message does not.
+    const written = /^\p{Lu}{2,}$/u.test(t.text) ? t.text : t.norm;
+    return isProfessional(t.norm) ? written : null;
   }
   return null;
 }

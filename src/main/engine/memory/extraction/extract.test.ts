@@ -1,9 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { brief, SAID_AT } from '../../../../../test/helpers/extraction.ts';
+import { ensureWordVectorAsset } from '../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../vector/word-vectors.ts';
 import { extractFacts } from './extract.ts';
+
+let words: WordVectors;
+beforeAll(async () => {
+  words = loadWordVectors(await ensureWordVectorAsset());
+});
 
 const facts = (text: string, speaker: string | null = null) =>
   extractFacts(text, { at: SAID_AT, speaker });
+/** As the distiller reads a message once the word vectors are loaded. */
+const withMeaning = (text: string) => extractFacts(text, { at: SAID_AT, words });
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().slice(0, 10));
 
 describe('extractFacts: the statements issue 11 found nothing in', () => {
@@ -152,5 +161,57 @@ describe('extractFacts: other people', () => {
     expect(brief(facts('My best friend Rui is moving to Berlin in September.'))).toEqual([
       'User has a best friend named Rui [user|friend|Rui]',
     ]);
+  });
+});
+
+describe('extractFacts: chat messages that mix a fact with a request', () => {
+  it.each([
+    [
+      'finally moved to Bristol 🙌 btw what is the best way to clean grout?',
+      ['User moved to Bristol [user|lives_in|Bristol]'],
+    ],
+    [
+      'Went bouldering with my flatmate Kofi last night. unrelated, but how do I centre a div?',
+      [
+        'User has a flatmate named Kofi [user|friend|Kofi]',
+        'User goes bouldering [user|hobby|bouldering]',
+      ],
+    ],
+    [
+      'My GP says my cholesterol is a bit high, what foods help?',
+      ["User's cholesterol is a bit high (their GP says so) [user|health|cholesterol]"],
+    ],
+    [
+      'My director of studies, Dr Amadi, wants chapter two by June. Can you help me outline it?',
+      ["User's director of studies is Dr Amadi [user|-|Dr Amadi]"],
+    ],
+    [
+      "please never add raisins to my salads, they're vile. anyway, a quick lunch idea?",
+      ["User doesn't want raisins to their salads [user|dislikes|raisins]"],
+    ],
+    [
+      'I keep my recipes in Notion these days. How do I make a database view?',
+      ['User keeps their recipes in Notion these days [user|-|Notion]'],
+    ],
+    [
+      'Bought a used Yamaha keyboard, any tips for a beginner?',
+      ['User bought a used Yamaha keyboard [user|instrument|Yamaha]'],
+    ],
+  ])('%j', (text, expected) => {
+    expect(brief(withMeaning(text))).toEqual(expected);
+  });
+
+  it.each([
+    'Tom said he moved to Rome, lucky him. What is the weather like there?',
+    'If I moved to Lisbon, would I need a visa?',
+    'Python is great, but how do I sort a dict?',
+    'Write me a cover letter for a barista job.',
+    'Help me plan a trip to Kyoto for my sister.',
+    'Emptied the dishwasher, then answered emails. What should I cook?',
+    'Do you think I should buy a Vespa?',
+    'My aunt reckons I work too hard.',
+    "Please don't use bullet points in this answer.",
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(text)).toEqual([]);
   });
 });

@@ -72,3 +72,15 @@ describe('sensitivity', () => {
     expect(applyRule(sensitivity, s)).toEqual([]);
   });
 });
+
+describe('diet: "doing" a diet', () => {
+  it('"I\'m doing paleo these days"', () => {
+    expect(brief(applyRule(diet, "I'm doing paleo these days."))).toEqual([
+      'User does paleo [user|diet|paleo]',
+    ]);
+  });
+
+  it('nothing from "I\'m doing the cooking"', () => {
+    expect(applyRule(diet, "I'm doing the cooking.")).toEqual([]);
+  });
+});

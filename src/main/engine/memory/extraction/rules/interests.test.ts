@@ -137,3 +137,39 @@ describe('speaks', () => {
     expect(applyRule(speaks, s)).toEqual([]);
   });
 });
+
+describe('likes: idioms of fondness', () => {
+  it.each([
+    [
+      "I'm a total sucker for cheesy romcoms.",
+      'User is a sucker for cheesy romcoms [user|likes|cheesy romcoms]',
+    ],
+    ["I'm obsessed with crosswords.", 'User is obsessed with crosswords [user|likes|crosswords]'],
+    ["I'm really hooked on Wordle.", 'User is hooked on Wordle [user|likes|Wordle]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(likes, text))).toEqual([expected]);
+  });
+
+  it.each(["I'm a sucker.", "I'm obsessed with it.", "I'm not obsessed with crosswords."])(
+    'nothing from %j',
+    (text) => {
+      expect(applyRule(likes, text)).toEqual([]);
+    },
+  );
+});
+
+describe('hobby: picked up, and chores', () => {
+  it.each([
+    ['I picked up the banjo last winter.', 'User picked up the banjo [user|instrument|banjo]'],
+    ['We took up salsa dancing.', 'User took up salsa dancing [user|hobby|salsa dancing]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(hobby, text))).toEqual([expected]);
+  });
+
+  it.each(['I picked up some milk.', "I'm doing the dishes.", "I'm doing keto again."])(
+    'nothing from %j',
+    (text) => {
+      expect(applyRule(hobby, text)).toEqual([]);
+    },
+  );
+});

@@ -249,7 +249,9 @@ export function hobby(c: Clause): TypedFact[] {
   }
   if (c.verb === 'do' || c.verb === 'practice' || c.verb === 'practise') {
     const np = nounPhrase(rest, 0);
-    if (!np || np.none || np.proper || rest[0]?.norm === 'it' || isDiet(np.text)) return [];
+    // "doing the dishes": a chore with its article, not a pastime.
+    const chore = rest[0]?.norm === 'the' || rest[0]?.norm === 'it';
+    if (!np || np.none || np.proper || chore || isDiet(np.text)) return [];
     return factAbout(c, 'hobby', np.text, `does ${np.text}`, { salience: 0.55 });
   }
   if (c.verb === 'play') {
@@ -263,6 +265,8 @@ export function hobby(c: Clause): TypedFact[] {
     if (!thing) return [];
     const what = thing.text;
     const relation = isInstrument(what) ? 'instrument' : 'hobby';
+    // "picked up some milk": only a pastime or an instrument is picked up for good.
+    if (c.verb === 'pick' && relation === 'hobby' && !thing.activity) return [];
     const verb = `${c.verb === 'take' ? 'took' : 'picked'} up`;
     return factAbout(
       c,

@@ -1,6 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
-import { haveRelative, married, namedIsMy, relativeIs, relativeNamed } from './people.ts';
+import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
+import { clausesOf } from '../clause.ts';
+import { analyse } from '../nlp.ts';
+import {
+  haveRelative,
+  married,
+  namedIsMy,
+  relativeIs,
+  relativeMentioned,
+  relativeNamed,
+  roleNamed,
+} from './people.ts';
 
 describe('relativeNamed', () => {
   it.each([
@@ -85,4 +97,68 @@ describe('married', () => {
   it.each(["I'm married.", 'My sister is married to Tom.'])('nothing from %j', (s) => {
     expect(applyRule(married, s)).toEqual([]);
   });
+});
+
+describe('relativeMentioned', () => {
+  it.each([
+    [
+      'Went bouldering with my flatmate Kofi.',
+      ['User has a flatmate named Kofi [user|friend|Kofi]'],
+    ],
+    [
+      "Lunch at my sister Noor's place was lovely.",
+      ['User has a sister named Noor [user|sibling|Noor]'],
+    ],
+    [
+      'I was up all night with our baby Esme and my husband Tariq.',
+      [
+        'User has a baby named Esme [user|child|Esme]',
+        "User's husband is Tariq [user|partner|Tariq]",
+      ],
+    ],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(relativeMentioned, text))).toEqual(expected);
+  });
+
+  it.each([
+    'I talked to my boss about it.',
+    'I met my sister on Monday.',
+    'I went with my friend.',
+    'Their friend Kofi came too.',
+  ])('nothing from %j', (text) => {
+    expect(applyRule(relativeMentioned, text)).toEqual([]);
+  });
+});
+
+describe('roleNamed', () => {
+  let words: WordVectors;
+  beforeAll(async () => {
+    words = loadWordVectors(await ensureWordVectorAsset());
+  });
+  const read = (text: string, vectors: WordVectors | null) =>
+    analyse(text)
+      .flatMap((s) => clausesOf(s))
+      .flatMap((c) => roleNamed(c, { at: 0, greeted: false, words: vectors }));
+
+  it('a role that means a boss is the manager', () => {
+    expect(brief(read('My department head, Ms Varga, signs the rota.', words))).toEqual([
+      "User's department head is Ms Varga [user|manager|Ms Varga]",
+    ]);
+  });
+
+  it('a role with no clear kind of person, or no word vectors yet, stays untyped', () => {
+    expect(brief(read('My cousin, Dario, is visiting next month.', words))).toEqual([
+      "User's cousin is Dario [user|-|Dario]",
+    ]);
+    expect(brief(read('My department head, Ms Varga, signs the rota.', null))).toEqual([
+      "User's department head is Ms Varga [user|-|Ms Varga]",
+    ]);
+  });
+
+  it.each(['My laptop is dying.', 'My boss Ana is away.', 'Our flight, on Friday, is early.'])(
+    'nothing from %j',
+    (text) => {
+      expect(read(text, words)).toEqual([]);
+    },
+  );
 });

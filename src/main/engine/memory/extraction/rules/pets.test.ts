@@ -11,14 +11,21 @@ describe('petOwned', () => {
     ],
     ['We got a puppy last week.', ['User got a puppy [user|pet|puppy]']],
     ['I have a parrot.', ['User has a parrot [user|pet|parrot]']],
+    [
+      'We brought home a rescue collie called Moss.',
+      ['User has a collie named Moss [user|pet|Moss]'],
+    ],
+    ['Brought home a kitten today!', ['User brought home a kitten [user|pet|kitten]']],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(petOwned, sentence))).toEqual(expected);
   });
 
-  it.each(['I have no pets.', 'My neighbor has a dog.', 'We adopted a new policy.'])(
-    'nothing from %j',
-    (s) => {
-      expect(applyRule(petOwned, s)).toEqual([]);
-    },
-  );
+  it.each([
+    'I have no pets.',
+    'My neighbor has a dog.',
+    'We adopted a new policy.',
+    'I brought home some groceries.',
+  ])('nothing from %j', (s) => {
+    expect(applyRule(petOwned, s)).toEqual([]);
+  });
 });

@@ -64,3 +64,19 @@ describe('comesFrom', () => {
     expect(applyRule(comesFrom, sentence)).toEqual([]);
   });
 });
+
+describe('movedTo: settling in', () => {
+  it.each([
+    ['Settling into Bristol nicely.', 'User is settling into Bristol [user|lives_in|Bristol]'],
+    ['We settled in Galway last year.', 'User settled in Galway [user|lives_in|Galway]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(movedTo, text))).toEqual([expected]);
+  });
+
+  it.each(["We're settling into the new routine.", 'I settled the bill.'])(
+    'nothing from %j',
+    (text) => {
+      expect(applyRule(movedTo, text)).toEqual([]);
+    },
+  );
+});

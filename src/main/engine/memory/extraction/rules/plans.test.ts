@@ -59,3 +59,18 @@ describe('plans', () => {
     },
   );
 });
+
+describe('travel: a place "done" over a holiday', () => {
+  it('"doing Rome over Easter" is a trip', () => {
+    expect(brief(applyRule(travel, "We're doing Rome over Easter."))).toEqual([
+      'User is planning a trip to Rome [user|travel|Rome]',
+    ]);
+  });
+
+  it.each(["We're doing React this week.", "I'm doing Duolingo every day."])(
+    'nothing from %j',
+    (text) => {
+      expect(applyRule(travel, text)).toEqual([]);
+    },
+  );
+});

@@ -27,6 +27,19 @@ const TRIP_NOUNS = new Set([
   'visit',
 ]);
 
+/** Times of year people travel in ("half term", "over Easter", "for the weekend"). */
+const HOLIDAYS = new Set([
+  'easter',
+  'christmas',
+  'summer',
+  'winter',
+  'weekend',
+  'term',
+  'break',
+  'thanksgiving',
+  'holidays',
+]);
+
 /** The destination of a trip in this clause ("to Japan", "in Berlin", "visit Kyoto"), or null. */
 function destination(c: Clause): { place: string; trip: string | null } | null {
   const rest = objectTokens(c);
@@ -34,10 +47,10 @@ function destination(c: Clause): { place: string; trip: string | null } | null {
     const p = placeName(rest, 0);
     return p ? { place: p.text, trip: null } : null;
   }
-  // "We're doing Lisbon in October": a place "done" on given dates is a trip.
+  // "We're doing Lisbon over Easter": a place "done" in a holiday is a trip.
   if (c.verb === 'do') {
-    const dated = c.toks.some((t) => t.ent === 'DATE');
-    const p = dated ? placeName(rest, 0) : null;
+    const holiday = c.toks.some((t) => TRIP_NOUNS.has(t.norm) || HOLIDAYS.has(t.norm));
+    const p = holiday ? placeName(rest, 0) : null;
     return p ? { place: p.text, trip: null } : null;
   }
   // "take a trip to Peru", "have a vacation in Crete"

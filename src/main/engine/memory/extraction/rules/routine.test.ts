@@ -75,3 +75,21 @@ describe('schedule', () => {
     },
   );
 });
+
+describe('drink: chat ways of saying it', () => {
+  it.each([
+    ['I basically survive on green tea.', 'User drinks green tea [user|drink|green tea]'],
+    ['I run on espresso most days.', 'User drinks espresso [user|drink|espresso]'],
+    ["I'm a massive coffee drinker.", 'User is a massive coffee drinker [user|drink|coffee]'],
+    ["I'm an oat latte addict.", 'User is an oat latte addict [user|drink|oat latte]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(drink, text))).toEqual([expected]);
+  });
+
+  it.each(["I'm a sneaker addict.", 'I run on the treadmill.', 'I live on a boat.'])(
+    'nothing from %j',
+    (text) => {
+      expect(applyRule(drink, text)).toEqual([]);
+    },
+  );
+});

@@ -74,7 +74,7 @@ function objectOf(rest: readonly Tok[]): string | null {
   if (name) return name;
   for (let i = 0; i < rest.length; i++) {
     const np = nounPhrase(rest, i);
-    if (np && !np.none) return np.text;
+    if (np && !np.none) return np.text.replace(/^(?:their|them) /, '');
   }
   return null;
 }
@@ -94,9 +94,11 @@ export function plainStatement(c: Clause, ctx: RuleContext): TypedFact[] {
   const subject = subjectPhrase(c);
   if (!subject || NOT_STATING.has(c.verb)) return [];
   const rest = objectTokens(c);
+  // "I was at Tesco", "I'm in Leeds this week": where someone is for now, not a fact.
+  if (c.verb === 'be' && !c.attestedBy && rest[0]?.pos === 'ADP') return [];
   const owned = c.subject.kind === 'possession' ? c.subject.noun : null;
   // "my blood pressure is high": the thing of the user's is what the fact is about.
-  const object = objectOf(rest) ?? owned;
+  const object = owned ?? objectOf(rest);
   if (!object || rest.every((t) => t.pos === 'PUNCT')) return [];
   const meaning = meaningText(c.toks.slice(c.verbAt));
   let relation = relationByMeaning(words, meaning);

@@ -77,3 +77,32 @@ describe('leftJob', () => {
     },
   );
 });
+
+describe('employer: years spent at a place', () => {
+  it.each([
+    ["I've been at Monzo since 2021.", 'User works at Monzo [user|works_at|Monzo]'],
+    ['I have been at the BBC for six years now.', 'User works at BBC [user|works_at|BBC]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(employer, text))).toEqual([expected]);
+  });
+
+  it.each(['I was at Tesco yesterday.', "I'm at Heathrow now.", "I've been at Gatwick all day."])(
+    'nothing from %j',
+    (text) => {
+      expect(applyRule(employer, text)).toEqual([]);
+    },
+  );
+});
+
+describe('jobTitle: occupations by their ending', () => {
+  it.each([
+    ['My grandad was a fisherman.', []],
+    ["My dad's a locksmith.", ["User's dad is a locksmith"]],
+    ['I am a dermatologist.', ['User is a dermatologist [user|job|dermatologist]']],
+    ['She is a German.', []],
+  ])('%j', (text, expected) => {
+    const got = brief(applyRule(jobTitle, text));
+    if (expected.length === 0) expect(got).toEqual([]);
+    else expect(got.map((f) => f.split(' [')[0])).toEqual(expected.map((f) => f.split(' [')[0]));
+  });
+});

@@ -51,10 +51,12 @@ export function jobTitle(c: Clause): TypedFact[] {
   return out;
 }
 
-/** "have been ... for two years", "since 2019": a stay that lasts, not a visit. */
+/** "have been ... for two years", "since 2019": a stay of months or years, not a visit. */
 function longStay(c: Clause): boolean {
   const perfect = c.toks.slice(0, c.verbAt).some((t) => t.lemma === 'have');
-  const lasting = c.toks.some((t) => t.ent === 'DURATION' || t.norm === 'since');
+  const lasting = c.toks.some(
+    (t) => t.norm === 'since' || (t.ent === 'DURATION' && /^(?:year|month|decade)s?$/.test(t.norm)),
+  );
   return perfect && lasting;
 }
 

@@ -1,0 +1,53 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureWordVectorAsset } from '../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../vector/word-vectors.ts';
+import { meaningText, personRelationByMeaning, relationByMeaning } from './meaning.ts';
+import { analyse } from './nlp.ts';
+
+let words: WordVectors;
+beforeAll(async () => {
+  words = loadWordVectors(await ensureWordVectorAsset());
+});
+
+describe('relationByMeaning', () => {
+  it.each([
+    ['restrung my grandad’s old violin', 'instrument'],
+    ['finally sold my motorbike', 'vehicle'],
+    ['tore a ligament in my knee', 'health'],
+    ['fostering two puppies from the shelter', 'pet'],
+  ])('%j → %s', (statement, relation) => {
+    expect(relationByMeaning(words, meaningText(analyse(statement)[0]!.toks))).toBe(relation);
+  });
+
+  it.each([
+    'emptied the dishwasher and took the bins out',
+    'answered forty emails before lunch',
+    'queued at the post office',
+    // single-valued relations are never guessed: a guess must not supersede a rule's value
+    'drank a flat white with oat milk',
+  ])('%j → none', (statement) => {
+    expect(relationByMeaning(words, meaningText(analyse(statement)[0]!.toks))).toBeNull();
+  });
+
+  it('names and dates are left out of the words that are scored', () => {
+    const [s] = analyse('I keep my recipes in Notion since March');
+    expect(meaningText(s!.toks)).toBe('keep recipes in');
+  });
+});
+
+describe('personRelationByMeaning', () => {
+  it.each([
+    ['head of department', 'manager'],
+    ['director', 'manager'],
+    ['supervisor', 'manager'],
+  ])('%j → %s', (role, relation) => {
+    expect(personRelationByMeaning(words, role)).toBe(relation);
+  });
+
+  it.each(['cousin', 'neighbour', 'teacher', 'landlord', 'favourite band', 'mentor'])(
+    '%j → no clear kind of person',
+    (role) => {
+      expect(personRelationByMeaning(words, role)).toBeNull();
+    },
+  );
+});

@@ -1,0 +1,61 @@
+// The heuristic stage types what no specific rule reads by word meaning once the engine's
+// static word vectors are loaded (memory/extraction/rules/statements.ts): a conversation sent
+// with the official `openai` client through the real server, with no Core Model, ends with
+// the statement stored as a fact in the user's words.
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listPinned } from '../src/main/engine/store/pinned.ts';
+import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
+import { until } from './helpers/until.ts';
+import { ensureWordVectorAsset } from './helpers/word-vectors.ts';
+
+let h: EngineHarness | null = null;
+afterEach(async () => {
+  await h?.stop();
+  h = null;
+});
+
+describe('distillation with word meaning', () => {
+  it('a statement no specific rule reads is stored once the word vectors are loaded', async () => {
+    await ensureWordVectorAsset();
+    h = await startEngine({
+      config: {
+        coreModel: 'off',
+        distiller: { debounceMsOverride: 50 },
+        // As on a machine without network: the sentence model is missing, the word vectors serve.
+        embedder: {
+          backend: 'transformers',
+          modelId: 'cairn-test/not-on-this-machine',
+          allowRemoteModels: false,
+        },
+      },
+    });
+    const engine = h;
+    await until(() => engine.services.embedder.wordVectors() !== null, 'the word vectors');
+    engine.upstream.setDefault(() => ({ kind: 'chat', content: 'Use the tag property.' }));
+    const openai = new OpenAI({
+      baseURL: engine.url + '/v1',
+      apiKey: engine.token,
+      defaultHeaders: { 'X-Osaurus-Agent-Id': 'mo', 'X-Osaurus-Conversation-Id': 'notes' },
+    });
+    await openai.chat.completions.create({
+      model: 'scripted-model',
+      messages: [
+        {
+          role: 'user',
+          content: 'I keep my recipes in Notion 🍝 anyway, how do I add tags to a page?',
+        },
+      ],
+    });
+    const facts = () =>
+      listPinned(engine.services.db, {
+        agentId: 'mo',
+        status: 'all',
+        sort: 'created_at',
+        limit: 50,
+        offset: 0,
+      }).items;
+    await until(() => facts().length > 0, 'the distilled fact');
+    expect(facts().map((f) => f.content)).toEqual(['User keeps their recipes in Notion']);
+  });
+});
