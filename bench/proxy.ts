@@ -37,7 +37,7 @@ const root = resolve(import.meta.dirname, '..');
  * The scripted upstream in its own process too: an LLM server is one, and a baseline that
  * skipped the process hop Cairn adds would not be comparable on a busy machine.
  */
-async function startUpstreamProcess(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startUpstreamProcess(): Promise<{ url: string; stop(): Promise<void> }> {
   const helper = join(root, 'test/helpers/scripted-upstream.ts');
   const code = `
     const { startScriptedUpstream } = await import(${JSON.stringify(helper)});

@@ -30,6 +30,12 @@ const modules: { section: string; file: string; name: string; entry: string }[] 
     name: 'memory read latency',
     entry: 'runMemoryLatencyBench',
   },
+  {
+    section: 'memory-throughput',
+    file: 'memory-throughput.ts',
+    name: 'memory path CPU and throughput',
+    entry: 'runMemoryThroughputBench',
+  },
   { section: 'backup', file: 'backup.ts', name: 'backup and /health', entry: 'runBackupBench' },
 ];
 
