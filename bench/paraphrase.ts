@@ -460,6 +460,14 @@ export function printParaphraseReport(
       `  NOTE: the upstream received ${run.foreignUpstreamRequests} requests the bench did not send`,
     );
   print(`  phases: ${run.phases.map((p) => `${p.name} ${p.seconds.toFixed(1)} s`).join('; ')}`);
+  // BENCH_PARAPHRASE_MISSES=1 shows the dev half's misses with their blocks, to study what
+  // went wrong; never the held-out half's (it stays unseen, so it keeps measuring).
+  if (process.env.BENCH_PARAPHRASE_MISSES === '1') {
+    for (const q of run.questions.filter((x) => x.pair.split === 'dev' && !x.hit)) {
+      print(`  MISS ${q.pair.id}: ${q.pair.question} (want ${q.pair.expect.join(' | ')})`);
+      print(`    ${q.block === '' ? '(no block)' : q.block.replace(/\n/g, '\n    ')}`);
+    }
+  }
 }
 
 export async function runParaphraseBench(print: Print): Promise<void> {

@@ -205,9 +205,12 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     // meaning follow the lexical ones, and take only the room those leave.
     if (section === 'pinned' || section === 'identity') {
       const seen = new Set(lines.map((h) => h.id));
-      for (const h of await turnsByMeaning(deps, agentId, message, BY_MEANING)) {
-        if (!seen.has(h.id)) lines.push(h);
-      }
+      // The user's own words: what they said about themselves, not the assistant's answers
+      // (long generic replies sit near every question by averaged word meaning).
+      const own = (await turnsByMeaning(deps, agentId, message, BY_MEANING * 4)).filter(
+        (h) => h.role === 'user' && !seen.has(h.id),
+      );
+      lines.push(...own.slice(0, BY_MEANING));
     }
     // The user's own earlier message with the same words (the question asked again) is no
     // memory: it answers nothing.
