@@ -124,6 +124,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'What kind of dog do we have?',
     'Remind me, which city am I in?',
     'Where will I be working after Christmas?',
+    'What kind of work do I do?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -136,6 +137,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'What can I substitute for buttermilk?',
     'When do I use a semicolon?',
     'Which do I choose, Postgres or MySQL?',
+    'What do I do about a leaking tap?',
     'Write a haiku about autumn',
     'In Python, how do I reverse a list in place?',
   ])('%s → none', (q) => {

@@ -145,11 +145,11 @@ const THERE_ABOUT_USER = new RegExp(
   'iu',
 );
 /**
- * "should I", "can we", "do I need", "am I supposed to", "what do I do if": asking what to do
+ * "should I", "can we", "do I need", "am I supposed to", "what do I do if/about": asking what to do
  * (or whether something is correct), not what is true of the user.
  */
 const ADVICE_MODAL =
-  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\b|\bif\b/iu;
+  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\bif\b/iu;
 /** "How do I …": a procedure unless it is a short question about a habit of the user's. */
 const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
 /** A "how do I" question about a habit names few things ("How do I commute?"). */
