@@ -137,10 +137,16 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
 
   let transcriptWanted = 0;
   if (section === 'identity') {
-    const facts = topPinnedFacts(deps.db, agentId, 15).map((h): RankedHit => ({
-      ...h,
-      scope: 'pinned',
-    }));
+    // The facts the question asks about by relation first ("Where do I live?" → lives_in),
+    // then the agent's most salient ones.
+    const typed = typedFactHits(deps, agentId, askedRelations(input.relations));
+    const typedIds = new Set(typed.map((h) => h.id));
+    const facts = [
+      ...typed,
+      ...topPinnedFacts(deps.db, agentId, 15)
+        .filter((h) => !typedIds.has(h.id))
+        .map((h): RankedHit => ({ ...h, scope: 'pinned' })),
+    ];
     groups.push(hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)));
   } else if (section === 'pinned') {
     const hasFacts = input.presence?.pinned ?? true;
