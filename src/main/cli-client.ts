@@ -1,18 +1,10 @@
 // The CLI commands that talk to a RUNNING Cairn over HTTP (`cairn mcp`, `cairn export`):
-// where it is and how to authenticate, from flags or the environment, and a small client of
-// the management API for the export. They never open the database themselves, so they work
+// where it is and how to authenticate, from flags or the environment, and the export's one
+// request (GET /memory/export). They never open the database themselves, so they work
 // while the desktop app or `cairn serve` owns it, and need no database key.
 import { parseArgs } from 'node:util';
-import type { z } from 'zod';
-import {
-  AgentsResponse,
-  EpisodeListResponse,
-  Identity,
-  PinnedListResponse,
-  TranscriptListResponse,
-} from '../shared/api.ts';
 import { ErrorCode } from '../shared/errors.ts';
-import type { ExportSource } from '../shared/memory-export.ts';
+import { MemoryExport } from '../shared/memory-export.ts';
 import { displayUrl, httpUrlProblem } from '../shared/urls.ts';
 import { CairnError } from './engine/errors.ts';
 
@@ -68,43 +60,46 @@ export function readClientOptions(argv: string[], env: NodeJS.ProcessEnv): Clien
   return { url, token, agents, out: values.out ?? null };
 }
 
-/** A reader of Cairn's management API with the shared response schemas. */
-export function createApiReader(url: string, token: string): ExportSource {
-  const get = async <S extends z.ZodType>(
-    schema: S,
-    path: string,
-    query: Record<string, string | number>,
-  ): Promise<z.output<S>> => {
-    const target = new URL(path, url + '/');
-    for (const [k, v] of Object.entries(query)) target.searchParams.set(k, String(v));
-    let res: Response;
-    try {
-      res = await fetch(target, { headers: { authorization: `Bearer ${token}` } });
-    } catch (err) {
-      throw new CairnError(
-        ErrorCode.UpstreamUnavailable,
-        `Cannot reach Cairn at ${displayUrl(url) ?? 'its URL'} (${(err as Error).message}). Is it running?`,
-      );
-    }
-    const body: unknown = await res.json().catch(() => null);
-    if (!res.ok) {
-      const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
-      throw new CairnError(
-        res.status === 401 ? ErrorCode.Unauthorized : ErrorCode.UpstreamError,
-        `Cairn answered ${res.status} for ${path}: ${typeof message === 'string' ? message : 'no details'}`,
-      );
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) {
-      throw new CairnError(ErrorCode.UpstreamError, `Cairn sent an unexpected answer for ${path}.`);
-    }
-    return parsed.data;
-  };
-  return {
-    agents: () => get(AgentsResponse, '/agents', {}),
-    getIdentity: (agentId) => get(Identity, '/memory/identity', { agent_id: agentId }),
-    listPinned: (q) => get(PinnedListResponse, '/memory/pinned', q),
-    listEpisodes: (q) => get(EpisodeListResponse, '/memory/episodes', q),
-    listTranscript: (q) => get(TranscriptListResponse, '/memory/transcript', q),
-  };
+/**
+ * `GET /memory/export` of the running Cairn: the JSON text of the export of these agents (all
+ * when none), checked against the shared format before it is written anywhere.
+ */
+export async function fetchMemoryExport(
+  url: string,
+  token: string,
+  agentIds: readonly string[],
+): Promise<{ text: string; agents: number }> {
+  const target = new URL('/memory/export', url + '/');
+  for (const id of agentIds) target.searchParams.append('agent_id', id);
+  let res: Response;
+  try {
+    res = await fetch(target, { headers: { authorization: `Bearer ${token}` } });
+  } catch (err) {
+    throw new CairnError(
+      ErrorCode.UpstreamUnavailable,
+      `Cannot reach Cairn at ${displayUrl(url) ?? 'its URL'} (${(err as Error).message}). Is it running?`,
+    );
+  }
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: reported below
+  }
+  if (!res.ok) {
+    const message = (body as { error?: { message?: unknown } } | null)?.error?.message;
+    throw new CairnError(
+      res.status === 401 ? ErrorCode.Unauthorized : ErrorCode.UpstreamError,
+      `Cairn answered ${res.status} for /memory/export: ${typeof message === 'string' ? message : 'no details'}`,
+    );
+  }
+  const parsed = MemoryExport.safeParse(body);
+  if (!parsed.success) {
+    throw new CairnError(
+      ErrorCode.UpstreamError,
+      'Cairn sent an unexpected answer for /memory/export.',
+    );
+  }
+  return { text, agents: parsed.data.agents.length };
 }

@@ -16,12 +16,11 @@ import {
 } from './engine/store/database-file.ts';
 import {
   ClientUsageError,
-  createApiReader,
   DEFAULT_CAIRN_URL,
+  fetchMemoryExport,
   readClientOptions,
 } from './cli-client.ts';
 import { runMcpStdio } from './mcp-stdio.ts';
-import { collectMemoryExport } from '../shared/memory-export.ts';
 import { ErrorCode } from '../shared/errors.ts';
 import { displayUrl, httpUrlProblem, redactUrlsInText } from '../shared/urls.ts';
 
@@ -428,17 +427,13 @@ async function mcp(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
 /** `cairn export`: Cairn's JSON export of the chosen agents (all by default). */
 async function exportCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const options = readClientOptions(argv, env);
-  const doc = await collectMemoryExport(createApiReader(options.url, options.token), {
-    agentIds: options.agents.length > 0 ? options.agents : undefined,
-    exportedAt: new Date().toISOString(),
-    onProgress: (text) => process.stderr.write(text + '\n'),
-  });
-  const text = JSON.stringify(doc, null, 2) + '\n';
-  if (options.out === null) process.stdout.write(text);
+  // The running Cairn builds the export (GET /memory/export): one request, one consistent read.
+  const { text, agents } = await fetchMemoryExport(options.url, options.token, options.agents);
+  if (options.out === null) process.stdout.write(text + '\n');
   else {
     // The export holds memory content: readable by its owner alone.
-    writeFileSync(options.out, text, { mode: 0o600 });
-    process.stderr.write(`Wrote ${doc.agents.length} agent(s) to ${options.out}\n`);
+    writeFileSync(options.out, text + '\n', { mode: 0o600 });
+    process.stderr.write(`Wrote ${agents} agent(s) to ${options.out}\n`);
   }
   return 0;
 }

@@ -1,95 +1,91 @@
-// Cairn's JSON export of agents' memory (DESIGN §9): the document the UI's Export button and
-// `cairn export` write, and the UI's Import (and `format: cairn`) reads. The format and the
-// walk through the management API that collects it live here, shared by the renderer and
-// the CLI; each passes its own client of the API.
+// Cairn's JSON export of agents' memory (DESIGN §9) and the import of conversation history:
+// the document `GET /memory/export` answers (what `cairn export` and the UI's Export write,
+// and `format: cairn` imports), and the shapes of `POST /memory/import`. Shared by the
+// engine, the renderer and the CLI.
 import { z } from 'zod';
 import { Episode, Identity, PinnedFact, TranscriptRow } from './api.ts';
+
+const agentId = z
+  .string()
+  .trim()
+  .min(1, 'agent_id must not be empty')
+  .max(200, 'agent_id is at most 200 characters');
+
+/**
+ * A pinned fact as exported: the API's fact plus what a faithful round trip needs (the typed
+ * triple and its dates, facts a newer one superseded, and where the fact came from). The
+ * extra fields are optional so an export written before they existed still imports.
+ */
+export const ExportedFact = PinnedFact.extend({
+  subject: z.string().nullable().optional(),
+  relation: z.string().nullable().optional(),
+  object: z.string().nullable().optional(),
+  valid_from: z.string().nullable().optional(),
+  superseded_at: z.string().nullable().optional(),
+  conversation_id: z.string().nullable().optional(),
+  /** Ids of the transcript rows (in this same export) the fact was read from. */
+  source_ids: z.array(z.number().int()).nullable().optional(),
+  /** Id of the episode (in this same export) the fact was distilled with. */
+  source_episode_id: z.number().int().nullable().optional(),
+});
+export type ExportedFact = z.infer<typeof ExportedFact>;
+
+export const ExportedAgent = z.object({
+  id: z.string().min(1),
+  identity: Identity.nullable(),
+  pinned: z.array(ExportedFact),
+  episodes: z.array(Episode),
+  transcript: z.array(TranscriptRow),
+});
+export type ExportedAgent = z.infer<typeof ExportedAgent>;
 
 export const MemoryExport = z.object({
   format: z.literal('cairn-memory'),
   version: z.literal(1),
   exported_at: z.string(),
-  agents: z.array(
-    z.object({
-      id: z.string().min(1),
-      identity: Identity.nullable(),
-      pinned: z.array(PinnedFact),
-      episodes: z.array(Episode),
-      transcript: z.array(TranscriptRow),
-    }),
-  ),
+  agents: z.array(ExportedAgent),
 });
 export type MemoryExport = z.infer<typeof MemoryExport>;
 
-interface Page<T> {
-  items: T[];
-  total: number;
-}
+/** `GET /memory/export?agent_id=a&agent_id=b`: those agents; none given: every agent. */
+export const MemoryExportQuery = z
+  .object({
+    agent_id: z
+      .union([agentId, z.array(agentId).max(1000, 'at most 1000 agent_id values')])
+      .optional(),
+  })
+  .strict();
 
-/** The calls of the management API an export needs (the renderer's ApiClient has them). */
-export interface ExportSource {
-  agents(): Promise<{ agents: { id: string }[] }>;
-  getIdentity(agentId: string): Promise<Identity>;
-  listPinned(q: {
-    agent_id: string;
-    status: 'all';
-    sort: 'created_at';
-    limit: number;
-    offset: number;
-  }): Promise<Page<PinnedFact>>;
-  listEpisodes(q: { agent_id: string; limit: number; offset: number }): Promise<Page<Episode>>;
-  listTranscript(q: {
-    agent_id: string;
-    limit: number;
-    offset: number;
-  }): Promise<Page<TranscriptRow>>;
-}
+/** Where an import comes from: the conversations file of each service's data export. */
+export const ImportFormat = z.enum(['chatgpt', 'claude', 'openwebui', 'cairn']);
+export type ImportFormat = z.infer<typeof ImportFormat>;
 
-/** Rows per request: the API's largest page. */
-export const EXPORT_PAGE = 500;
+export const IMPORT_FORMAT_LABELS: Record<ImportFormat, string> = {
+  cairn: 'Cairn export',
+  chatgpt: 'ChatGPT (conversations.json)',
+  claude: 'Claude (conversations.json)',
+  openwebui: 'Open WebUI (chat export)',
+};
 
-async function all<T>(fetchPage: (offset: number) => Promise<Page<T>>): Promise<T[]> {
-  const out: T[] = [];
-  for (let offset = 0; ; offset += EXPORT_PAGE) {
-    const page = await fetchPage(offset);
-    out.push(...page.items);
-    if (page.items.length === 0 || out.length >= page.total) return out;
-  }
-}
+/** `POST /memory/import`: `data` is the export file's JSON, as the service wrote it. */
+export const MemoryImportRequest = z
+  .object({
+    agent_id: agentId,
+    format: ImportFormat,
+    data: z.unknown().refine((v) => v !== undefined && v !== null, {
+      message: "data is required: the export file's JSON",
+    }),
+  })
+  .strict();
+export type MemoryImportRequest = z.infer<typeof MemoryImportRequest>;
 
-export interface CollectOptions {
-  /** Only these agents (default: every agent Cairn knows). */
-  agentIds?: readonly string[];
-  /** When the export was made (ISO 8601). */
-  exportedAt: string;
-  onProgress?: (text: string) => void;
-}
-
-/** Reads every memory of the chosen agents through the API into one export document. */
-export async function collectMemoryExport(
-  api: ExportSource,
-  options: CollectOptions,
-): Promise<MemoryExport> {
-  const ids = options.agentIds ?? (await api.agents()).agents.map((a) => a.id);
-  const result: MemoryExport = {
-    format: 'cairn-memory',
-    version: 1,
-    exported_at: options.exportedAt,
-    agents: [],
-  };
-  for (const [i, agent_id] of ids.entries()) {
-    options.onProgress?.(`Exporting ${agent_id} (${i + 1} of ${ids.length})…`);
-    result.agents.push({
-      id: agent_id,
-      identity: await api.getIdentity(agent_id),
-      pinned: await all((offset) =>
-        api.listPinned({ agent_id, status: 'all', sort: 'created_at', limit: EXPORT_PAGE, offset }),
-      ),
-      episodes: await all((offset) => api.listEpisodes({ agent_id, limit: EXPORT_PAGE, offset })),
-      transcript: await all((offset) =>
-        api.listTranscript({ agent_id, limit: EXPORT_PAGE, offset }),
-      ),
-    });
-  }
-  return result;
-}
+export const MemoryImportResponse = z.object({
+  /** Conversations that brought new messages (one already imported adds nothing). */
+  conversations: z.number().int(),
+  /** Exchanges stored: a user message with the answers that follow it. */
+  turns: z.number().int(),
+  /** Cairn format only: pinned facts and episodes restored as they were. */
+  facts: z.number().int().optional(),
+  episodes: z.number().int().optional(),
+});
+export type MemoryImportResponse = z.infer<typeof MemoryImportResponse>;

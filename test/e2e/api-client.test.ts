@@ -3,7 +3,7 @@
 // into a fresh engine brings back the facts, identity and transcript.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../src/renderer/src/api/client.ts';
-import { exportMemory, importMemory, toTurns } from '../../src/renderer/src/exportImport.ts';
+import { exportMemory, importMemory } from '../../src/renderer/src/exportImport.ts';
 import { startEngine, type EngineHarness } from '../helpers/engine-harness.ts';
 
 let a: EngineHarness;
@@ -75,8 +75,8 @@ describe('export and import', () => {
     const json = JSON.stringify(dump);
 
     const dst = createApiClient({ baseUrl: b.url, token: b.token });
-    const report = await importMemory(dst, json);
-    expect(report).toEqual({ agents: 1, facts: 2, identities: 1, turns: 1 });
+    const report = await importMemory(dst, { format: 'cairn', agentId: '', text: json });
+    expect(report).toEqual({ agents: 1, conversations: 1, turns: 1, facts: 2, episodes: 0 });
 
     const facts = await dst.listPinned({ agent_id: 'agent-x', status: 'all' });
     expect(
@@ -97,28 +97,41 @@ describe('export and import', () => {
 
   it('refuses a file that is not a Cairn export', async () => {
     const dst = createApiClient({ baseUrl: b.url, token: b.token });
-    await expect(importMemory(dst, '{"hello": 1}')).rejects.toThrow('not a Cairn memory export');
-    await expect(importMemory(dst, 'not json')).rejects.toThrow('not JSON');
+    const cairn = (text: string) => importMemory(dst, { format: 'cairn', agentId: '', text });
+    await expect(cairn('{"hello": 1}')).rejects.toThrow('not a Cairn memory export');
+    await expect(cairn('not json')).rejects.toThrow('not JSON');
   });
 
-  it('pairs transcript rows into turns in time order', () => {
-    const row = (id: number, role: 'user' | 'assistant', content: string, at: string) => ({
-      id,
-      agent_id: 'a',
-      conversation_id: 'c',
-      role,
-      content,
-      created_at: at,
-    });
-    expect(
-      toTurns([
-        row(3, 'user', 'second', '2026-01-01T00:00:02Z'),
-        row(1, 'user', 'first', '2026-01-01T00:00:00Z'),
-        row(2, 'assistant', 'answer', '2026-01-01T00:00:01Z'),
-      ]),
-    ).toEqual([
-      { user: 'first', assistant: 'answer', date: '2026-01-01T00:00:00Z' },
-      { user: 'second', assistant: '', date: '2026-01-01T00:00:02Z' },
+  it('imports a service export into the named agent, and shows the server refusing a wrong one', async () => {
+    const dst = createApiClient({ baseUrl: b.url, token: b.token });
+    const claude = JSON.stringify([
+      {
+        uuid: 'c-1',
+        name: 'Bread',
+        created_at: '2022-02-02T08:00:00Z',
+        chat_messages: [
+          {
+            sender: 'human',
+            text: 'I bake sourdough every Sunday.',
+            created_at: '2022-02-02T08:00:00Z',
+          },
+          { sender: 'assistant', text: 'Nice routine.', created_at: '2022-02-02T08:00:05Z' },
+        ],
+      },
     ]);
+    const into = (format: 'claude' | 'chatgpt', agentId: string) =>
+      importMemory(dst, { format, agentId, text: claude });
+    await expect(into('claude', ' ')).rejects.toThrow('Name the agent');
+    expect(await into('claude', 'baker')).toEqual({
+      agents: 1,
+      conversations: 1,
+      turns: 1,
+      facts: 0,
+      episodes: 0,
+    });
+    const refused = await into('chatgpt', 'baker').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(400);
+    expect((refused as ApiError).message).toMatch(/looks like a Claude export/);
   });
 });

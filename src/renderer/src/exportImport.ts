@@ -1,94 +1,78 @@
-// Export every agent's memory to one JSON document through the management API, and import
-// such a document back (facts, identity, transcripts; episodes are re-distilled). The format
-// and the export walk are shared with `cairn export` (src/shared/memory-export.ts).
-import type { TranscriptRow } from '../../shared/api.ts';
-import { collectMemoryExport, MemoryExport } from '../../shared/memory-export.ts';
+// Export every agent's memory to one JSON document (the engine builds it: GET /memory/export)
+// and import a file back (POST /memory/import): Cairn's own export, each agent under its own
+// id with its facts, episodes, identity and transcript as they were; or a ChatGPT, Claude or
+// Open WebUI export into the agent the user names, distilled like an ingest.
+import {
+  type ImportFormat,
+  MemoryExport,
+  type MemoryImportResponse,
+} from '../../shared/memory-export.ts';
 import type { ApiClient } from './api/client.ts';
 
 export { MemoryExport };
 
-export async function exportMemory(
-  api: ApiClient,
-  onProgress: (text: string) => void = () => {},
-): Promise<MemoryExport> {
-  return collectMemoryExport(api, { exportedAt: new Date().toISOString(), onProgress });
+export async function exportMemory(api: ApiClient): Promise<MemoryExport> {
+  return api.exportMemory();
 }
 
 export interface ImportReport {
   agents: number;
-  facts: number;
-  identities: number;
+  conversations: number;
   turns: number;
+  facts: number;
+  episodes: number;
 }
 
-/** Pairs a conversation's messages into ingest turns (user → the assistant answer after it). */
-export function toTurns(
-  rows: TranscriptRow[],
-): { user: string; assistant: string; date: string }[] {
-  const sorted = [...rows].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
-  const turns: { user: string; assistant: string; date: string }[] = [];
-  for (const row of sorted) {
-    if (row.role === 'user') turns.push({ user: row.content, assistant: '', date: row.created_at });
-    else if (row.role === 'assistant' && turns.length > 0) {
-      const last = turns[turns.length - 1]!;
-      last.assistant = last.assistant ? `${last.assistant}\n\n${row.content}` : row.content;
-    }
-  }
-  return turns;
+export interface ImportChoice {
+  format: ImportFormat;
+  /** The agent a service export goes to (a Cairn export keeps its own agents). */
+  agentId: string;
+  /** The file's text. */
+  text: string;
+}
+
+function add(report: ImportReport, r: MemoryImportResponse): void {
+  report.agents++;
+  report.conversations += r.conversations;
+  report.turns += r.turns;
+  report.facts += r.facts ?? 0;
+  report.episodes += r.episodes ?? 0;
 }
 
 export async function importMemory(
   api: ApiClient,
-  text: string,
+  choice: ImportChoice,
   onProgress: (text: string) => void = () => {},
 ): Promise<ImportReport> {
-  let json: unknown;
+  let data: unknown;
   try {
-    json = JSON.parse(text);
+    data = JSON.parse(choice.text.replace(/^\uFEFF/, ''));
   } catch {
     throw new Error('This file is not JSON.');
   }
-  const parsed = MemoryExport.safeParse(json);
+  const report: ImportReport = { agents: 0, conversations: 0, turns: 0, facts: 0, episodes: 0 };
+  if (choice.format !== 'cairn') {
+    const agentId = choice.agentId.trim();
+    if (agentId === '') throw new Error('Name the agent the conversations are for.');
+    onProgress(`Importing into ${agentId}…`);
+    add(report, await api.importMemory({ agent_id: agentId, format: choice.format, data }));
+    return report;
+  }
+  const parsed = MemoryExport.safeParse(data);
   if (!parsed.success) {
     throw new Error('This file is not a Cairn memory export (format "cairn-memory", version 1).');
   }
-  const report: ImportReport = { agents: 0, facts: 0, identities: 0, turns: 0 };
+  // The route restores one agent per request: each agent of the file under its own id.
   for (const agent of parsed.data.agents) {
     onProgress(`Importing ${agent.id}…`);
-    report.agents++;
-    if (agent.identity && (agent.identity.narrative || agent.identity.overrides.length > 0)) {
-      await api.putIdentity({
+    add(
+      report,
+      await api.importMemory({
         agent_id: agent.id,
-        narrative: agent.identity.narrative,
-        overrides: agent.identity.overrides,
-      });
-      report.identities++;
-    }
-    for (const fact of agent.pinned) {
-      const created = await api.createPinned({
-        agent_id: agent.id,
-        content: fact.content,
-        salience: fact.salience,
-        tags: fact.tags,
-        pinned_by_user: fact.pinned_by_user,
-      });
-      if (fact.status === 'disabled') {
-        await api.patchPinned(created.id, agent.id, { status: 'disabled' });
-      }
-      report.facts++;
-    }
-    const byConversation = new Map<string, TranscriptRow[]>();
-    for (const row of agent.transcript) {
-      const list = byConversation.get(row.conversation_id) ?? [];
-      list.push(row);
-      byConversation.set(row.conversation_id, list);
-    }
-    for (const [conversation_id, rows] of byConversation) {
-      const turns = toTurns(rows);
-      if (turns.length === 0) continue;
-      await api.ingest({ agent_id: agent.id, conversation_id, turns });
-      report.turns += turns.length;
-    }
+        format: 'cairn',
+        data: { ...parsed.data, agents: [agent] },
+      }),
+    );
   }
   return report;
 }

@@ -20,6 +20,7 @@ import { registerAnthropicRoutes } from './routes/anthropic.ts';
 import { registerResponsesRoutes } from './routes/responses.ts';
 import { registerBackupRoutes } from './routes/backup.ts';
 import { registerTrashRoutes } from './routes/trash.ts';
+import { registerTransferRoutes } from './routes/transfer.ts';
 import { registerActivityRoutes } from './routes/activity.ts';
 import { registerEmbedderRoutes } from './routes/embedder.ts';
 import { registerSecurity } from './security.ts';
@@ -186,6 +187,11 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
   registerMcpRoutes(app, services);
   registerBackupRoutes(app, services);
   registerTrashRoutes(app, services);
+  registerTransferRoutes(app, services, {
+    background,
+    writer,
+    importBodyLimit: options.ingestBodyLimit ?? 64 * MiB,
+  });
   registerActivityRoutes(app, services);
   registerEmbedderRoutes(app, services);
   if (options.staticUiDir !== undefined) registerStaticUi(app, { rootDir: options.staticUiDir });

@@ -41,6 +41,11 @@ import {
   FactSourcesResponse,
   TranscriptListResponse,
 } from '../../../shared/api.ts';
+import {
+  MemoryExport,
+  MemoryImportRequest,
+  MemoryImportResponse,
+} from '../../../shared/memory-export.ts';
 import { PublicSettings, SettingsPatch } from '../../../shared/settings.ts';
 
 /** An error answered by the API (`{error:{message,type,code}}`) or a network failure. */
@@ -299,6 +304,13 @@ export function createApiClient(options: ApiClientOptions) {
 
     ingest: async (body: z.input<typeof IngestRequest>) =>
       request(IngestResponse, 'POST', '/memory/ingest', { body: IngestRequest.parse(body) }),
+    /** `GET /memory/export`: Cairn's JSON export of every agent. */
+    exportMemory: async () => request(MemoryExport, 'GET', '/memory/export'),
+    /** `POST /memory/import`: a ChatGPT, Claude, Open WebUI or Cairn export into one agent. */
+    importMemory: async (body: z.input<typeof MemoryImportRequest>) =>
+      request(MemoryImportResponse, 'POST', '/memory/import', {
+        body: MemoryImportRequest.parse(body),
+      }),
 
     stats: async () => request(StatsResponse, 'GET', '/memory/stats'),
     diagnostics: async () => request(DiagnosticsResponse, 'GET', '/memory/diagnostics'),

@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useApi } from '../api/ApiContext.tsx';
 import { ApiError } from '../api/client.ts';
-import { bridge, chooseFile, saveBlob, saveFile } from '../api/connection.ts';
+import { bridge } from '../api/connection.ts';
 import { qk } from '../api/keys.ts';
-import { exportMemory, importMemory, type ImportReport } from '../exportImport.ts';
+import { ExportImportCard } from '../components/ExportImportCard.tsx';
 import { SettingsForm } from '../components/SettingsForm.tsx';
 import { Badge, Card, CopyButton, ErrorBox, Loading, Notice } from '../components/ui.tsx';
 
@@ -127,101 +126,6 @@ function RecoveryKeyCard() {
       ) : (
         <ErrorBox error={key.error} />
       )}
-    </Card>
-  );
-}
-
-function ExportImportCard() {
-  const api = useApi();
-  const queryClient = useQueryClient();
-  const [progress, setProgress] = useState<string | null>(null);
-  const exporter = useMutation({
-    mutationFn: async () => {
-      const data = await exportMemory(api, setProgress);
-      const stamp = new Date().toISOString().slice(0, 10);
-      return saveFile(JSON.stringify(data, null, 2), `cairn-memory-${stamp}.json`);
-    },
-    onSettled: () => setProgress(null),
-  });
-  const backup = useMutation({
-    mutationFn: async () => {
-      const data = await api.backup();
-      saveBlob(data, `cairn-backup-${new Date().toISOString().slice(0, 10)}.sqlite`);
-      return data.size;
-    },
-  });
-  const importer = useMutation({
-    mutationFn: async (): Promise<ImportReport | null> => {
-      const file = await chooseFile();
-      if (!file) return null;
-      return importMemory(api, file.content, setProgress);
-    },
-    onSettled: () => {
-      setProgress(null);
-      void queryClient.invalidateQueries();
-    },
-  });
-  return (
-    <Card title="Export and import">
-      <p className="muted">
-        Export writes every agent&apos;s identity, pinned facts, episodes and transcript to a JSON
-        file. <strong>The file is not encrypted.</strong> Import adds facts, identity and
-        transcripts from such a file (episodes are rebuilt by distillation).
-      </p>
-      <p className="muted">
-        The encrypted backup is a copy of the whole database, encrypted like the original: it opens
-        with this installation&apos;s key or its recovery key. To restore it, quit Cairn and put it
-        in the data folder as <code>memory.sqlite</code>.
-      </p>
-      <div className="row wrap">
-        <button
-          type="button"
-          className="btn"
-          onClick={() => exporter.mutate()}
-          disabled={exporter.isPending || importer.isPending}
-        >
-          Export memory…
-        </button>
-        <button
-          type="button"
-          className="btn"
-          onClick={() => importer.mutate()}
-          disabled={exporter.isPending || importer.isPending}
-        >
-          Import memory…
-        </button>
-        <button
-          type="button"
-          className="btn"
-          onClick={() => backup.mutate()}
-          disabled={backup.isPending}
-        >
-          {backup.isPending ? 'Writing backup…' : 'Download encrypted backup'}
-        </button>
-        {bridge() ? (
-          <button type="button" className="btn" onClick={() => void bridge()?.openDataFolder()}>
-            Open data folder
-          </button>
-        ) : null}
-      </div>
-      {progress ? (
-        <p className="muted" role="status">
-          {progress}
-        </p>
-      ) : null}
-      <ErrorBox error={exporter.error} title="Export failed" />
-      <ErrorBox error={importer.error} title="Import failed" />
-      <ErrorBox error={backup.error} title="Backup failed" />
-      {backup.data !== undefined ? (
-        <Notice tone="ok">Encrypted backup saved ({Math.ceil(backup.data / 1024)} KB).</Notice>
-      ) : null}
-      {exporter.data ? <Notice tone="ok">Memory exported.</Notice> : null}
-      {importer.data ? (
-        <Notice tone="ok">
-          Imported {importer.data.agents} agent(s): {importer.data.facts} facts,{' '}
-          {importer.data.identities} identities, {importer.data.turns} transcript turns.
-        </Notice>
-      ) : null}
     </Card>
   );
 }
