@@ -116,12 +116,11 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
 
   async function chooseSection(
     settings: Settings,
-    agentId: string,
+    ctx: GateContext,
     message: string,
     signal: AbortSignal | undefined,
   ): Promise<MemorySection> {
     if (settings.relevanceGateMode === 'off') return 'pinned';
-    const ctx = gateContext(agentId);
     if (settings.relevanceGateMode === 'llm' && settings.coreModel !== null) {
       return classifyWithLlm(message, ctx, {
         upstream: deps.upstream,
@@ -137,12 +136,19 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     async buildContext(agentId, message, options = {}) {
       const settings = deps.settings.get();
       if (!settings.enabled) return NONE;
+      // The gate and the planner both ask which relations the message is about (the same
+      // text when it is short): worked out once per request.
+      const relationsOf = deps.relationsOf ? lastResultOf(deps.relationsOf) : undefined;
+      const gateFor = (agent: string): GateContext => {
+        const ctx = gateContext(agent);
+        return relationsOf ? { ...ctx, relationsOf } : ctx;
+      };
       // The heuristic gate is CPU only (the names it knows are cached): a message that needs
       // no memory, most of them, is answered without a database read. The LLM gate costs a
       // model call, so it runs only once the agent is known to remember something.
       let section: MemorySection | null = null;
       if (usesHeuristicGate(settings)) {
-        section = classifyHeuristic(message, gateContext(agentId));
+        section = classifyHeuristic(message, gateFor(agentId));
         if (section === 'none') return NONE;
       }
       const presence = memoryPresence(deps.db, agentId);
@@ -154,7 +160,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       ) {
         return NONE; // nothing remembered for this agent: no gate, no search
       }
-      section ??= await chooseSection(settings, agentId, message, options.signal);
+      section ??= await chooseSection(settings, gateFor(agentId), message, options.signal);
       if (section === 'none') return NONE;
       const started = performance.now();
       const gateCtx = gateContext(agentId);
@@ -171,9 +177,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
         forgotten: forgottenWordings(deps.db, agentId)
           .map(forgottenWording)
           .filter((f) => f !== null),
-        ...(deps.relationsOf && section !== 'transcript'
-          ? { relations: deps.relationsOf(message) }
-          : {}),
+        ...(relationsOf && section !== 'transcript' ? { relations: relationsOf(message) } : {}),
       });
       log.debug('context built', {
         section: result.section,
@@ -222,6 +226,15 @@ export function gateContextFrom(source: {
   const people = nameSet(peopleRaw);
   const knownNames = new Set([...people, ...nameSet(otherRaw, { parts: false })]);
   return { knownNames, people };
+}
+
+/** `f` remembering its last answer: asked again for the same text, it answers at once. */
+function lastResultOf<T>(f: (text: string) => T): (text: string) => T {
+  let last: { text: string; value: T } | null = null;
+  return (text) => {
+    if (last?.text !== text) last = { text, value: f(text) };
+    return last.value;
+  };
 }
 
 function parseList(json: string): string[] {

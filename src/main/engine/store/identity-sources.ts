@@ -3,6 +3,7 @@
 // as a pinned fact with the same text, and the planner drops the fact's line as a repeat of
 // the override's, so the fact itself is never "used" unless the override is traced back to it.
 import type { Db } from './db.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 /** Letters and digits of a text: what the FTS phrase is made of. */
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -31,7 +32,8 @@ export function pinnedFactsStating(
   texts: readonly string[],
 ): Map<number, number> {
   const found = new Map<number, number>();
-  const select = db.prepare(
+  const select = cachedStatement(
+    db,
     `SELECT p.id, p.content FROM pinned_stem_fts
        CROSS JOIN pinned_facts p ON p.id = pinned_stem_fts.rowid
       WHERE pinned_stem_fts MATCH ? AND p.agent_id = ? AND p.status = 'active'

@@ -3,6 +3,7 @@
 // scoped by agent_id and conversation_id.
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { Db } from './db.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 export interface MemoryAddition {
   messageIndex: number;
@@ -59,7 +60,8 @@ export function saveMemoryAddition(
   addition: MemoryAddition,
   now: number,
 ): void {
-  db.prepare(
+  cachedStatement(
+    db,
     `INSERT OR IGNORE INTO memory_additions
        (agent_id, conversation_id, message_index, content_hash, shape, added, section, tokens, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -4,6 +4,7 @@
 import { stripPrivate } from '../text/private.ts';
 import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
+import { cachedStatement } from './statement-cache.ts';
 import { parseJsonList } from './episodes.ts';
 
 export interface PinnedRecord {
@@ -162,14 +163,13 @@ export function factsByRelation(
   limit = 50,
 ): PinnedRecord[] {
   if (relations.length === 0) return [];
-  const rows = db
-    .prepare(
-      `SELECT * FROM pinned_facts
-        WHERE agent_id = ? AND relation IN (SELECT value FROM json_each(?))
-          AND status = 'active' AND superseded_at IS NULL
-        ORDER BY coalesce(valid_from, created_at) DESC, id DESC LIMIT ?`,
-    )
-    .all(agentId, JSON.stringify(relations), limit) as PinnedRow[];
+  const rows = cachedStatement(
+    db,
+    `SELECT * FROM pinned_facts
+      WHERE agent_id = ? AND relation IN (SELECT value FROM json_each(?))
+        AND status = 'active' AND superseded_at IS NULL
+      ORDER BY coalesce(valid_from, created_at) DESC, id DESC LIMIT ?`,
+  ).all(agentId, JSON.stringify(relations), limit) as PinnedRow[];
   return rows.map(toRecord);
 }
 

@@ -3,6 +3,7 @@
 // or counts a failed attempt (back to 'pending', or 'dead_letter' after the last attempt).
 // Every query is scoped by agent_id.
 import type { Db } from './db.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 export type SignalStatus = 'pending' | 'processing' | 'processed' | 'dead_letter';
 
@@ -28,19 +29,21 @@ export function claimPendingSignals(
   conversationId: string,
   now: number,
 ): SignalRecord[] {
-  return db
-    .prepare(
-      `UPDATE pending_signals SET status = 'processing', updated_at = ?
-       WHERE agent_id = ? AND conversation_id = ? AND status = 'pending'
-       RETURNING *`,
-    )
-    .all(now, agentId, conversationId) as SignalRecord[];
+  return cachedStatement(
+    db,
+    `UPDATE pending_signals SET status = 'processing', updated_at = ?
+     WHERE agent_id = ? AND conversation_id = ? AND status = 'pending'
+     RETURNING *`,
+  ).all(now, agentId, conversationId) as SignalRecord[];
 }
 
 export function markSignalsProcessed(db: Db, agentId: string, ids: number[], now: number): void {
-  db.prepare(
+  // `+agent_id`: found by id (the list is short), never by walking every signal the agent
+  // ever had through the (agent_id, ...) index, which grew with each turn recorded.
+  cachedStatement(
+    db,
     `UPDATE pending_signals SET status = 'processed', updated_at = ?, last_error = NULL
-     WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))`,
+     WHERE +agent_id = ? AND id IN (SELECT value FROM json_each(?))`,
   ).run(now, agentId, JSON.stringify(ids));
 }
 
@@ -60,7 +63,7 @@ export function markSignalsFailed(
     .prepare(
       `UPDATE pending_signals SET attempts = attempts + 1, last_error = ?, updated_at = ?,
          status = CASE WHEN attempts + 1 >= ? THEN 'dead_letter' ELSE 'pending' END
-       WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))
+       WHERE +agent_id = ? AND id IN (SELECT value FROM json_each(?))
        RETURNING attempts, status`,
     )
     .all(error.slice(0, 1000), now, maxAttempts, agentId, JSON.stringify(ids)) as {
