@@ -78,7 +78,8 @@ export function parseFormat<S extends z.ZodType>(
 export function checkedTime(format: ImportFormat, ms: number, where: string, now: number): number {
   const date = new Date(ms);
   const year = date.getUTCFullYear();
-  if (!Number.isFinite(ms) || year < 0 || year > 9999) {
+  // Beyond ±8.64e15 ms a Date is invalid (its year NaN): not a date either.
+  if (Number.isNaN(date.getTime()) || year < 0 || year > 9999) {
     throw importError(format, `${where}: ${ms} is not a date`);
   }
   const parsed = parseIngestDate(date.toISOString(), now);
