@@ -28,7 +28,7 @@ export type ImportDeps = Pick<
   'db' | 'clock' | 'vectors' | 'distiller' | 'logger'
 > & {
   writer: TranscriptWriter;
-  background: Pick<BackgroundTasks, 'run'>;
+  background: Pick<BackgroundTasks, 'run' | 'runWhenQuiet'>;
 };
 
 type ConversationParser = (data: unknown, now: number) => ImportedConversation[];
@@ -133,11 +133,14 @@ async function importConversations(
   const recorded = await record(deps, agentId, fresh, true, now);
   indexTranscript(deps, agentId, recorded);
   if (recorded.length > 0) {
-    // One conversation after the other, as the distiller's queue runs them anyway; a failure
-    // leaves that conversation's signal pending, retried like any other (DESIGN §6).
-    deps.background.run('distil-import', async () => {
+    // Once the answer is out and the server is quiet, one conversation after the other (the
+    // distiller's queue runs them so anyway), yielding between them so requests that arrive
+    // meanwhile are served; a failure leaves that conversation's signal pending, retried like
+    // any other (DESIGN §6).
+    deps.background.runWhenQuiet('distil-import', async () => {
       const log = deps.logger.child('import');
       for (const c of recorded) {
+        await new Promise((resolve) => setImmediate(resolve));
         try {
           await deps.distiller.distilNow(agentId, c.conversationId);
         } catch (err) {
