@@ -56,7 +56,7 @@ const isCoreModelCall = (r: RecordedRequest) =>
 async function engine(options: { coreModel?: string } = {}): Promise<EngineHarness> {
   const h = await startEngine({
     config: {
-      ...(options.coreModel ? { coreModel: options.coreModel } : {}),
+      coreModel: options.coreModel ?? 'auto',
       distiller: { debounceMsOverride: 80, retryDelayMs: 30, recoverDelayMs: 20 },
     },
   });
@@ -217,6 +217,7 @@ describe('distillation through the server', () => {
       upstream,
       config: {
         anthropicUpstreamUrl: `http://127.0.0.1:${upstream.port}`,
+        coreModel: 'auto',
         distiller: { debounceMsOverride: 80, retryDelayMs: 30, recoverDelayMs: 20 },
       },
     });
@@ -450,7 +451,7 @@ describe('recovery after a crash', () => {
       dataDir,
       dbKey,
       token,
-      config: { distiller: { recoverDelayMs: 20 } },
+      config: { coreModel: 'auto', distiller: { recoverDelayMs: 20 } },
     });
     cleanups.push(() => h.stop());
     const db = h.services.db;

@@ -71,6 +71,8 @@ async function waitFor(check: () => boolean, what: string): Promise<void> {
 beforeAll(async () => {
   h = await startEngine({
     config: {
+      // The Core Model is chosen in Settings below (no command-line override).
+      coreModel: undefined,
       embedder: EMBEDDER,
       distiller: { debounceMsOverride: 50, retryDelayMs: 30, recoverDelayMs: 20 },
     },

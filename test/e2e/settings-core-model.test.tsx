@@ -20,7 +20,8 @@ let api: ApiClient;
 const puts: unknown[] = [];
 
 beforeAll(async () => {
-  h = await startEngine();
+  // The settings as a user sees them: no Core Model override from the command line.
+  h = await startEngine({ config: { coreModel: undefined } });
   api = createApiClient({ baseUrl: h.url, token: h.token });
 });
 afterAll(async () => {

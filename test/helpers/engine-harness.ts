@@ -83,6 +83,10 @@ export async function startEngine(options: EngineHarnessOptions = {}): Promise<E
       upstreamUrl: upstream?.url,
       embedder: { backend: 'none' },
       staticUiDir: join(dataDir, 'no-static-ui'),
+      // No Core Model unless a test asks for one: in auto mode the distiller would send its
+      // requests to the scripted upstream, where they take answers queued for the test and
+      // show up among the requests it inspects.
+      coreModel: 'off',
       ...options.config,
     });
   } catch (err) {
