@@ -292,6 +292,9 @@ describe('GET /memory/export and the Cairn format', () => {
     expect(doc.agents[0]!.transcript).toHaveLength(6);
     expect(doc.agents[0]!.episodes.length).toBeGreaterThan(0);
     expect(doc.agents[0]!.pinned.length).toBeGreaterThan(1);
+    // Typed facts with their provenance and a disabled fact are part of what must come back.
+    expect(doc.agents[0]!.pinned.some((f) => f.relation && f.source_ids?.length)).toBe(true);
+    expect(doc.agents[0]!.pinned.some((f) => f.status === 'disabled')).toBe(true);
 
     const res = await importData('round-trip-copy', 'cairn', doc);
     expect(res.status).toBe(200);
