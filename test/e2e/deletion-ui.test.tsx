@@ -120,6 +120,13 @@ describe('bulk delete and undo', () => {
     expect(res.status).toBe(200);
     renderWithApi(<PinnedList agentId="sourced" />);
     const item = (await screen.findByText(/manager is Priya Raman/)).closest('li')!;
+    // The fact links to the message it came from, and that to its conversation.
+    await user.click(within(item).getByRole('button', { name: 'Sources' }));
+    const sourceList = await within(item).findByRole('list', { name: 'Where this fact came from' });
+    expect(sourceList).toHaveTextContent('My manager is Priya Raman.');
+    expect(
+      within(sourceList).getByRole('link', { name: 'Open the conversation' }).getAttribute('href'),
+    ).toBe('#/memory?agent=sourced&tab=transcript&conversation=c1');
     await user.click(within(item).getByRole('button', { name: 'Forget' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Forget this fact?' });
     await within(dialog).findByText(/My manager is Priya Raman\./);

@@ -5,6 +5,7 @@ import { useApi } from '../api/ApiContext.tsx';
 import { errorMessage } from '../api/client.ts';
 import { qk } from '../api/keys.ts';
 import { formatDate } from '../format.ts';
+import { routeHref } from '../router.ts';
 import {
   BulkDeleteBar,
   SelectBox,
@@ -133,6 +134,17 @@ export function EpisodeList({ agentId }: { agentId: string }) {
                   <ListLine label="Action items" values={ep.action_items} />
                   <div className="item-meta">
                     <span>{formatDate(ep.conversation_at)}</span>
+                    {ep.conversation_id ? (
+                      <a
+                        href={routeHref('memory', {
+                          agent: agentId,
+                          tab: 'transcript',
+                          conversation: ep.conversation_id,
+                        })}
+                      >
+                        Open the conversation
+                      </a>
+                    ) : null}
                     <span>salience {ep.salience.toFixed(2)}</span>
                     {ep.topics.map((t) => (
                       <Badge key={`t-${t}`}>{t}</Badge>

@@ -7,6 +7,7 @@ import { useApi } from '../api/ApiContext.tsx';
 import type { PinnedSort, PinnedStatusFilter } from '../api/client.ts';
 import { qk } from '../api/keys.ts';
 import { formatDate, formatRelative } from '../format.ts';
+import { routeHref } from '../router.ts';
 import {
   BulkDeleteBar,
   SelectBox,
@@ -83,6 +84,7 @@ export function PinnedList({
     onSuccess: refresh,
   });
   const [withSources, setWithSources] = useState(false);
+  const [showingSources, setShowingSources] = useState<number | null>(null);
   const sources = useQuery({
     queryKey: ['fact-sources', agentId, forgetting?.id ?? null],
     queryFn: () => api.factSources(forgetting!.id, agentId),
@@ -274,12 +276,23 @@ export function PinnedList({
                     </button>
                     <button
                       type="button"
+                      className="btn btn-small"
+                      aria-expanded={showingSources === fact.id}
+                      onClick={() => setShowingSources(showingSources === fact.id ? null : fact.id)}
+                    >
+                      Sources
+                    </button>
+                    <button
+                      type="button"
                       className="btn btn-small btn-danger-outline"
                       onClick={() => setForgetting(fact)}
                     >
                       Forget
                     </button>
                   </div>
+                  {showingSources === fact.id ? (
+                    <FactSources agentId={agentId} factId={fact.id} />
+                  ) : null}
                 </>
               )}
             </li>
@@ -338,6 +351,38 @@ export function PinnedList({
         </ConfirmDialog>
       ) : null}
     </div>
+  );
+}
+
+/** The messages a fact came from, each linked to its conversation in the Memory page. */
+function FactSources({ agentId, factId }: { agentId: string; factId: number }) {
+  const api = useApi();
+  const sources = useQuery({
+    queryKey: ['fact-sources', agentId, factId],
+    queryFn: () => api.factSources(factId, agentId),
+  });
+  if (sources.isPending) return <p className="small muted">Looking for its sources…</p>;
+  if (sources.error) return <ErrorBox error={sources.error} />;
+  if (sources.data.items.length === 0) {
+    return <p className="small muted">No stored message states it (added by hand, or deleted).</p>;
+  }
+  return (
+    <ul className="fact-sources" aria-label="Where this fact came from">
+      {sources.data.items.map((m) => (
+        <li key={m.id}>
+          <span className="muted">{m.role}:</span> {truncate(m.content, 160)}{' '}
+          <a
+            href={routeHref('memory', {
+              agent: agentId,
+              tab: 'transcript',
+              conversation: m.conversation_id,
+            })}
+          >
+            Open the conversation
+          </a>
+        </li>
+      ))}
+    </ul>
   );
 }
 
