@@ -13,7 +13,7 @@
 // answer) grow the memory while it runs, as they do in use.
 //
 //   npm run bench -- memory-throughput
-//   BENCH_THROUGHPUT_SECONDS=10 (each load case), BENCH_CASES=cpu,load,compare,100k (a subset; all
+//   BENCH_THROUGHPUT_SECONDS=10 (each load case), BENCH_CASES=cpu,load,compare,load-distil,100k (a subset; all
 //   by default), BENCH_CAIRN_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (profile the server)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -124,12 +124,25 @@ async function startServe(upstreamUrl: string): Promise<Served> {
 
 /** Resident set size of a process in MB (VmRSS), or null without /proc. */
 function rssMb(pid: number | undefined): number | null {
+  return statusMb(pid, 'VmRSS');
+}
+
+function statusMb(pid: number | undefined, field: string): number | null {
   try {
-    const m = /VmRSS:\s+(\d+) kB/u.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`, 'u').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    );
     return m ? Number(m[1]) / 1024 : null;
   } catch {
     return null;
   }
+}
+
+/** " (anonymous 412 MB, files 60 MB)": heap and malloc against mapped files (code, assets). */
+function rssParts(pid: number | undefined): string {
+  const anon = statusMb(pid, 'RssAnon');
+  const file = statusMb(pid, 'RssFile');
+  return anon === null || file === null ? '' : ` (anonymous ${f1(anon)} MB, files ${f1(file)} MB)`;
 }
 
 // ---------- HTTP ----------
@@ -376,6 +389,8 @@ async function sequentialCpu(
 }
 
 interface Throughput {
+  /** x-cairn-memory of the requests that got no block, counted. */
+  notInjected: Map<string, number>;
   /** Requests that did not get a 200 (at most 1%, else the case fails). */
   errors: number;
   rps: number;
@@ -397,6 +412,7 @@ async function throughput(
 ): Promise<Throughput> {
   const latencies: number[] = [];
   const errors: string[] = [];
+  const notInjected = new Map<string, number>();
   let got = 0;
   const steal = stealMeter();
   const cpu0 = processCpuMs(h.child.pid);
@@ -412,6 +428,10 @@ async function throughput(
       }
       latencies.push(a.ms);
       if (injected(a)) got++;
+      else if (load.agent !== null) {
+        const why = (a.header ?? '(no header)').replace(/;\s*tokens=\d+/u, '');
+        notInjected.set(why, (notInjected.get(why) ?? 0) + 1);
+      }
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, c) => client(c)));
@@ -422,6 +442,7 @@ async function throughput(
     throw new Error(`${errors.length} requests failed, e.g. ${errors[0]}`);
   }
   return {
+    notInjected,
     errors: errors.length,
     rps: latencies.length / elapsed,
     p50: percentile(latencies, 50),
@@ -438,7 +459,10 @@ function printThroughput(print: Print, label: string, t: Throughput, target: str
   const cpu = t.cpuMsPerRequest === null ? '' : `, Cairn CPU ${f2(t.cpuMsPerRequest)} ms/request`;
   print(
     `  ${label.padEnd(44)} ${f1(t.rps).padStart(6)} requests/s (${target}), p50 ${f1(t.p50)} ms p99 ${f1(t.p99)} ms, ` +
-      `${t.sent} requests${t.errors > 0 ? ` (+${t.errors} failed)` : ''}, memory injected in ${t.injected}${cpu}${formatSteal(t.steal)}`,
+      `${t.sent} requests${t.errors > 0 ? ` (+${t.errors} failed)` : ''}, memory injected in ${t.injected}${cpu}${formatSteal(t.steal)}` +
+      (t.notInjected.size > 0 && t.injected > 0
+        ? `; no block: ${[...t.notInjected].map(([k, n]) => `${k} ×${n}`).join(', ')}`
+        : ''),
   );
 }
 
@@ -516,7 +540,9 @@ async function comparisons(
 export async function runMemoryThroughputBench(print: Print): Promise<void> {
   const seconds = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 10);
   const cases = new Set(
-    (process.env.BENCH_CASES ?? 'cpu,load,compare,100k').split(',').map((c) => c.trim()),
+    (process.env.BENCH_CASES ?? 'cpu,load,compare,load-distil,100k')
+      .split(',')
+      .map((c) => c.trim()),
   );
   const corpus = loadCorpus();
   print(
@@ -543,7 +569,7 @@ export async function runMemoryThroughputBench(print: Print): Promise<void> {
     print(
       `  start-up: listening after ${Math.round(h.listeningMs)} ms, /health ok with the word vectors loaded after ${Math.round(wordVectorsMs)} ms ` +
         `(target ≤ ${TARGET_STARTUP_MS} ms: ${verdict(wordVectorsMs <= TARGET_STARTUP_MS)}); serving search: ${health.embedder.active ?? '?'}; ` +
-        `RSS idle after start ${rssStart === null ? '?' : f1(rssStart)} MB (target ≤ ${TARGET_RSS_MB} MB)`,
+        `RSS idle after start ${rssStart === null ? '?' : f1(rssStart)} MB${rssParts(h.child.pid)} (target ≤ ${TARGET_RSS_MB} MB)`,
     );
 
     // The memory: typed facts from ordinary statements, then 10k rows of chat.
@@ -582,13 +608,20 @@ export async function runMemoryThroughputBench(print: Print): Promise<void> {
     // Warm-up: the JIT compiles the read path over the first requests.
     await sequentialCpu(h, questions, 600, 'warm');
     await throughput(h, questionLoad(questions, AGENT), questions.length, 3, 'warm');
+    // The memory path alone: the distiller waits (extractionMode manual) while these run.
+    // With it on, a turn of one conversation "finishes" the agent's previous one (DESIGN §6),
+    // so 50 clients chatting with one agent at once have the distiller re-read a conversation
+    // on nearly every request: measured apart, as `load-distil`.
+    await setExtraction(h, 'manual');
     if (cases.has('cpu')) await cpuCase(h, questions, print);
-    if (cases.has('load')) await loadCase(h, questions, seconds, print);
+    if (cases.has('load')) await loadCase(h, questions, seconds, print, 'load');
     if (cases.has('compare')) await comparisons(h, questions, seconds, print);
+    await setExtraction(h, 'sessionEnd');
+    if (cases.has('load-distil')) await loadCase(h, questions, seconds, print, 'distil');
     await settled(h, await transcriptRows(h));
     const rssAfter = rssMb(h.child.pid);
     print(
-      `  (d) RSS idle after the load: ${rssAfter === null ? '?' : f1(rssAfter)} MB (target ≤ ${TARGET_RSS_MB} MB: ${rssAfter === null ? '?' : verdict(rssAfter <= TARGET_RSS_MB)})`,
+      `  (d) RSS idle after the load: ${rssAfter === null ? '?' : f1(rssAfter)} MB${rssParts(h.child.pid)} (target ≤ ${TARGET_RSS_MB} MB: ${rssAfter === null ? '?' : verdict(rssAfter <= TARGET_RSS_MB)})`,
     );
     if (cases.has('100k')) await latency100k(h, corpus, questions, upstream.url, print);
   } finally {
@@ -609,23 +642,24 @@ async function cpuCase(h: Served, questions: string[], print: Print): Promise<vo
   );
 }
 
-/** (b) 50 concurrent clients with memory. */
+async function setExtraction(h: Served, mode: 'manual' | 'sessionEnd'): Promise<void> {
+  await api(h, 'PUT', '/settings', { extractionMode: mode });
+}
+
+/** (b) 50 concurrent clients with memory (`distil`: with the distiller at work). */
 async function loadCase(
   h: Served,
   questions: string[],
   seconds: number,
   print: Print,
+  tag: 'load' | 'distil',
 ): Promise<void> {
-  const mem = await throughput(
-    h,
-    questionLoad(questions, AGENT),
-    questions.length,
-    seconds,
-    'load',
-  );
+  const mem = await throughput(h, questionLoad(questions, AGENT), questions.length, seconds, tag);
   printThroughput(
     print,
-    `(b) ${CONCURRENCY} clients, memory injected, ${seconds} s:`,
+    tag === 'load'
+      ? `(b) ${CONCURRENCY} clients, memory injected, ${seconds} s:`
+      : `(b) the same with the distiller on (default):`,
     mem,
     `target ≥ ${TARGET_RPS}: ${verdict(mem.rps >= TARGET_RPS)}`,
   );
