@@ -8,7 +8,7 @@
 import type { ActivitySource, MemorySection } from '../../../shared/api.ts';
 import type { ContextResult } from '../services.ts';
 import { getIdentity } from '../store/identity.ts';
-import { factsByRelation } from '../store/pinned.ts';
+import { factsByRelation, userFacts } from '../store/pinned.ts';
 import { statesForgotten, type ForgottenWording } from './suppress.ts';
 import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
 import {
@@ -49,11 +49,15 @@ export interface PlanInput {
 }
 
 /** A relation counts as asked about from this word-meaning score (of its best words). */
-const RELATION_ASKED = 0.3;
+const RELATION_ASKED = 0.2;
 /** At most this many relations are looked up for one question (the best ones). */
-const RELATIONS_ASKED = 2;
+const RELATIONS_ASKED = 3;
 /** Conversation turns found by meaning added after the lexical ones (personal questions). */
 const BY_MEANING = 3;
+/** The user's own facts that may follow the ones a personal question asks about. */
+const PROFILE_FACTS = 12;
+/** The message is about the user (or their household): first person. */
+const ABOUT_THE_USER = /\b(?:i|i['’]m|i['’]ve|me|my|mine|myself|we|us|our|ours)\b/iu;
 /** Typed facts of the asked relations put first, at most. */
 const TYPED_FACTS = 6;
 
@@ -170,6 +174,15 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
         input.speakers,
       ),
     ];
+    // A question about the user's own life asked in words no fact shares ("What's my other
+    // half's name?"): the user's other facts follow, most salient first, in the room the
+    // facts' share of the budget leaves (a profile, as a person who knows them would recall).
+    if (hasFacts && ABOUT_THE_USER.test(message)) {
+      const shown = new Set(relevant.map((h) => h.id));
+      for (const h of userFactHits(deps, agentId, PROFILE_FACTS)) {
+        if (!shown.has(h.id)) relevant.push(h);
+      }
+    }
     groups.push({
       ...hitGroup(SECTION_TITLES.pinned, relevant, (h) => plainLine(h.content)),
       ...(input.presence?.transcript === false ? {} : { share: PRIMARY_SHARE }),
@@ -274,6 +287,18 @@ function typedFactHits(deps: SearchDeps, agentId: string, relations: string[]): 
       score: 0,
       scope: 'pinned' as const,
     }));
+}
+
+function userFactHits(deps: SearchDeps, agentId: string, limit: number): RankedHit[] {
+  return userFacts(deps.db, agentId, limit).map((f) => ({
+    id: f.id,
+    content: f.content,
+    created_at: f.created_at,
+    conversation_id: f.conversation_id ?? null,
+    role: null,
+    score: 0,
+    scope: 'pinned' as const,
+  }));
 }
 
 function hitGroup(title: string, hits: RankedHit[], render: (h: RankedHit) => string): Group {

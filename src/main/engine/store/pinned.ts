@@ -173,6 +173,24 @@ export function factsByRelation(
   return rows.map(toRecord);
 }
 
+/**
+ * The agent's facts about the user themself (typed with subject "user", or free text in the
+ * distiller's "User ..." form), active and in force, most salient first: what the read path
+ * shows about the user when a question is about their own life.
+ */
+export function userFacts(db: Db, agentId: string, limit: number): PinnedRecord[] {
+  const rows = db
+    .prepare(
+      `SELECT * FROM pinned_facts
+        WHERE agent_id = ? AND status = 'active' AND superseded_at IS NULL
+          AND (subject = 'user' OR (subject IS NULL AND content LIKE 'User%'))
+        ORDER BY pinned_by_user DESC, salience DESC, coalesce(valid_from, created_at) DESC, id DESC
+        LIMIT ?`,
+    )
+    .all(agentId, limit) as PinnedRow[];
+  return rows.map(toRecord);
+}
+
 export function getPinned(db: Db, agentId: string, id: number): PinnedRecord | null {
   const r = db
     .prepare('SELECT * FROM pinned_facts WHERE id = ? AND agent_id = ?')
