@@ -247,27 +247,36 @@ export function createWordVectors(
   };
 
   // --- relations: each description's content words, looked up once ---
-  const relationWords = RELATIONS.map((r) => ({
-    relation: r.name as Relation,
-    idx: [
+  const relationWords = RELATIONS.map((r) => {
+    const idx = [
       ...new Set(
         contentWords(r.description)
           .map((w) => indexOf.get(w))
           .filter((i): i is number => i !== undefined),
       ),
-    ],
-  }));
+    ];
+    // Inflection keys computed once here, not for every question word that is compared.
+    return {
+      relation: r.name as Relation,
+      idx,
+      keys: idx.map((d) => inflectionKey(words[d] as string)),
+    };
+  });
 
   /**
    * How strongly one question word points to a relation: its best cosine with the
    * description's words, 1 for the same word or another inflection of it.
    */
-  const bestMatch = (q: number, idx: readonly number[]): number => {
-    const key = inflectionKey(words[q] as string);
+  const bestMatch = (
+    q: number,
+    key: string,
+    r: { idx: readonly number[]; keys: readonly string[] },
+  ): number => {
     let best = 0;
-    for (const d of idx) {
-      const sim = q === d || inflectionKey(words[d] as string) === key ? 1 : dotCodes(q, d);
-      best = Math.max(best, sim);
+    for (let k = 0; k < r.idx.length; k++) {
+      const d = r.idx[k] as number;
+      const sim = q === d || r.keys[k] === key ? 1 : dotCodes(q, d);
+      if (sim > best) best = sim;
     }
     return best;
   };
@@ -286,7 +295,8 @@ export function createWordVectors(
         .filter((i): i is number => i !== undefined),
     );
     for (const qi of q) {
-      const row = relationWords.map((r) => bestMatch(qi, r.idx));
+      const key = inflectionKey(words[qi] as string);
+      const row = relationWords.map((r) => bestMatch(qi, key, r));
       const mean = row.reduce((a, b) => a + b, 0) / row.length;
       const w = weightAt(qi);
       row.forEach((s, r) => {
