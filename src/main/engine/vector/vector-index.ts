@@ -14,6 +14,7 @@
 // Top-k uses a bounded min-heap; `accept` is consulted only for rows that would enter it.
 // Agents are isolated by construction: a search only ever reads its own bucket.
 
+import { KERNEL_WASM_BASE64 } from './kernel-wasm.ts';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError } from '../errors.ts';
 
@@ -72,112 +73,12 @@ const WASM_PAGE = 65536;
 
 // --- WebAssembly SIMD kernel -------------------------------------------------------------------
 //
-// (func (export "scores") (param $mat i32) (param $q i32) (param $out i32) (param $n i32)
-//                         (param $stride i32))
-//   for r in 0..n: out[r] (i32) = Σ_j mat[r*stride + j] (i8) * q[j] (i16)
-// Two v128 accumulators, 32 int8 lanes per iteration: sign-extend i8→i16, then
-// i32x4.dot_i16x8_s against the pre-widened query. Hand-assembled to avoid a build step.
-
-function uleb(n: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (n !== 0);
-  return out;
-}
-
-function sleb(n: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (byte & 0x40) === 0) || (n === -1 && (byte & 0x40) !== 0)) {
-      out.push(byte);
-      return out;
-    }
-    out.push(byte | 0x80);
-  }
-}
+// scores(mat, q, out, n, stride): for r in 0..n: out[r] (i32) = Σ_j mat[r*stride + j] (i8) * q[j]
+// (i16), 32 int8 lanes per iteration. Its source is kernel.wat; `npm run kernel` compiles it
+// (wabt) into kernel-wasm.ts, and kernel.test.ts checks that the two agree.
 
 function kernelBytes(): Uint8Array {
-  const I32 = 0x7f;
-  const V128 = 0x7b;
-  const get = (i: number) => [0x20, i];
-  const set = (i: number) => [0x21, i];
-  const tee = (i: number) => [0x22, i];
-  const i32 = (v: number) => [0x41, ...sleb(v)];
-  const simd = (op: number) => [0xfd, ...uleb(op)];
-  const v128Load = (offset: number) => [...simd(0x00), 0, ...uleb(offset)];
-  const v128Zero = [...simd(0x0c), ...new Array<number>(16).fill(0)];
-  const [ADD, SHL, GE_U, STORE, BR_IF, BR, BLOCK, LOOP, END] = [
-    0x6a, 0x74, 0x4f, 0x36, 0x0d, 0x0c, 0x02, 0x03, 0x0b,
-  ];
-  const VOID = 0x40;
-  const EXTEND_LOW = 135; // i16x8.extend_low_i8x16_s
-  const EXTEND_HIGH = 136; // i16x8.extend_high_i8x16_s
-  const DOT = 186; // i32x4.dot_i16x8_s
-  const I32X4_ADD = 174;
-  const EXTRACT = 27; // i32x4.extract_lane
-  // params 0 mat, 1 q, 2 out, 3 n, 4 stride; locals 5 r, 6 row ptr, 7 j, 8 q ptr (i32),
-  // 9 acc0, 10 acc1, 11 chunk (v128)
-  // acc += dot(extend_low(chunk), q[0..8]) + dot(extend_high(chunk), q[8..16]), where
-  // chunk = 16 int8 at row + j + offset and q is read at 2 * (j + offset).
-  // prettier-ignore
-  const mac = (acc: number, offset: number) => [
-    ...get(6), ...get(7), ADD, ...v128Load(offset), ...tee(11),
-    ...simd(EXTEND_LOW), ...get(8), ...v128Load(offset * 2), ...simd(DOT),
-    ...get(acc), ...simd(I32X4_ADD), ...set(acc),
-    ...get(11), ...simd(EXTEND_HIGH), ...get(8), ...v128Load(offset * 2 + 16), ...simd(DOT),
-    ...get(acc), ...simd(I32X4_ADD), ...set(acc),
-  ];
-  // prettier-ignore
-  const body = [
-    ...get(0), ...set(6),
-    ...i32(0), ...set(5),
-    BLOCK, VOID, LOOP, VOID,
-      ...get(5), ...get(3), GE_U, BR_IF, 1,
-      ...v128Zero, ...tee(9), ...set(10),
-      ...i32(0), ...set(7),
-      BLOCK, VOID, LOOP, VOID,
-        ...get(7), ...get(4), GE_U, BR_IF, 1,
-        ...get(1), ...get(7), ...i32(1), SHL, ADD, ...set(8),
-        ...mac(9, 0), ...mac(10, 16),
-        ...get(7), ...i32(KERNEL_STEP), ADD, ...set(7),
-        BR, 0,
-      END, END,
-      ...get(2), ...get(5), ...i32(2), SHL, ADD,
-      ...get(9), ...get(10), ...simd(I32X4_ADD), ...tee(9),
-      ...simd(EXTRACT), 0, ...get(9), ...simd(EXTRACT), 1, ADD,
-      ...get(9), ...simd(EXTRACT), 2, ...get(9), ...simd(EXTRACT), 3, ADD, ADD,
-      STORE, 2, 0,
-      ...get(6), ...get(4), ADD, ...set(6),
-      ...get(5), ...i32(1), ADD, ...set(5),
-      BR, 0,
-    END, END,
-    END,
-  ];
-  const vec = (items: number[][]) => [...uleb(items.length), ...items.flat()];
-  const name = (s: string) => [...uleb(s.length), ...new TextEncoder().encode(s)];
-  const section = (id: number, content: number[]) => [id, ...uleb(content.length), ...content];
-  const fn = [
-    ...vec([
-      [4, I32],
-      [3, V128],
-    ]),
-    ...body,
-  ];
-  const header = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]; // "\0asm", version 1
-  return new Uint8Array([
-    ...header,
-    ...section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), 0]])),
-    ...section(2, vec([[...name('env'), ...name('mem'), 0x02, 0x00, 0x01]])),
-    ...section(3, vec([[0]])),
-    ...section(7, vec([[...name('scores'), 0x00, 0]])),
-    ...section(10, vec([[...uleb(fn.length), ...fn]])),
-  ]);
+  return new Uint8Array(Buffer.from(KERNEL_WASM_BASE64, 'base64'));
 }
 
 type ScoresFn = (mat: number, q: number, out: number, n: number, stride: number) => void;
