@@ -9,6 +9,7 @@ import { clauseDate, formatResolvedDate } from './dates.ts';
 import type { Rule, RuleContext, TypedFact } from './fact.ts';
 import { analyse, type AnalysedSentence } from './nlp.ts';
 import { subjectText } from './phrases.ts';
+import { truecase } from './truecase.ts';
 import { comesFrom, livesIn, movedTo } from './rules/places.ts';
 import { employer, jobTitle, leftJob } from './rules/work.ts';
 import {
@@ -171,7 +172,7 @@ export function factsOfSentences(
   const seen = new Set<string>();
   return sentences.map((s) => {
     const out: TypedFact[] = [];
-    for (const c of clausesOf(s)) {
+    for (const c of clausesOf(truecase(s, ctx.words ?? null))) {
       for (const f of factsOfClause(c, ctx)) {
         const fact = o.speaker ? aboutSpeaker(f, o.speaker) : f;
         const key = `${fact.subject}|${fact.relation}|${fact.object.toLowerCase()}|${fact.ended}`;

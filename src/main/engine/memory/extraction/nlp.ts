@@ -75,6 +75,10 @@ const FIRST_PERSON_CONTRACTIONS: readonly [RegExp, string][] = [
   [/\b([Ii])['’]ll\b/g, '$1 will'],
   [/\b([Ii])['’]d\b/g, '$1 would'],
   [/\bi\b/g, 'I'],
+  // Chat without apostrophes: "im", "ive" ("id" is left alone: it is also a word).
+  [/\b[Ii]m\b/g, 'I am'],
+  [/\b[Ii]ve\b/g, 'I have'],
+  [/\b(do|does|did|is|was|are|were|have|has|had|ca|could|would|should)nt\b/gi, "$1n't"],
 ];
 
 /** Typographic quotes to ASCII and first-person contractions spelled out. */

@@ -53,6 +53,11 @@ const PEOPLE: Record<string, PersonRelation> = {
   'best mate': 'friend',
   bestie: 'friend',
   hubby: 'partner',
+  // chat forms
+  bf: 'partner',
+  gf: 'partner',
+  missus: 'partner',
+  'line manager': 'manager',
   roommate: 'friend',
   flatmate: 'friend',
   housemate: 'friend',
