@@ -2,14 +2,20 @@
 // REST routes (POST /memory/pinned, DELETE /memory/{scope}/:id) and the MCP tools `remember`
 // and `forget`, so both transports strip <private> spans, keep identity overrides in step,
 // index vectors and go through the trash in exactly the same way.
-import type { SearchScope } from '../../shared/api.ts';
+import type { z } from 'zod';
+import type { EpisodePatch, PinnedPatch, SearchScope } from '../../shared/api.ts';
+
+type PinnedChange = z.infer<typeof PinnedPatch>;
+type EpisodeChange = z.infer<typeof EpisodePatch>;
 import { ErrorCode } from '../../shared/errors.ts';
 import { CairnError } from './errors.ts';
 import { isOnlyPrivate, stripPrivate } from './text/private.ts';
 import type { EngineServices } from './services.ts';
-import { getEpisode } from './store/episodes.ts';
+import { getEpisode, updateEpisode, type EpisodeRecord } from './store/episodes.ts';
 import { reviseIdentityOverride } from './store/identity.ts';
-import { getPinned, insertPinned, type PinnedRecord } from './store/pinned.ts';
+import { getPinned, insertPinned, updatePinned, type PinnedRecord } from './store/pinned.ts';
+import { inTransaction } from './store/transaction.ts';
+import type { VectorKind } from './store/vectors.ts';
 import { getTranscriptRows } from './store/transcript.ts';
 import { forgottenWording, statesForgotten } from './memory/suppress.ts';
 import type { TranscriptRow } from '../../shared/api.ts';
@@ -150,4 +156,78 @@ export async function forgetMemory(
   });
   if (!result) throw notFound();
   return { id, trashId: result.trashId };
+}
+
+/** A text edited by the user: <private> spans out, and not nothing but private text. */
+function editedText(field: string, text: string): string {
+  const clean = stripPrivate(text);
+  if (isOnlyPrivate(clean)) {
+    throw new CairnError(
+      ErrorCode.ValidationFailed,
+      `${field} is empty once <private> spans are removed.`,
+    );
+  }
+  return clean;
+}
+
+/** Embeds an edited row in the background: the edit is already stored and searchable (FTS). */
+function reindex(deps: Deps, kind: VectorKind, id: number, agentId: string, text: string): void {
+  deps.vectors?.indexRows(kind, [{ id, agentId, text }]).catch((err: unknown) => {
+    deps.logger
+      .child('memory-edits')
+      .warn('re-embedding failed', { kind, err: (err as Error).message });
+  });
+}
+
+/**
+ * Edits a pinned fact (content, salience, status, pin). A fact that is also an always-on
+ * identity override takes the override with it: a correction rewrites it, a disable removes
+ * it, or the old text would still be injected into every request. Null when there is no such
+ * fact for this agent.
+ */
+export function editFact(
+  deps: Deps,
+  agentId: string,
+  id: number,
+  patch: PinnedChange,
+): PinnedRecord | null {
+  const clean =
+    patch.content === undefined
+      ? patch
+      : { ...patch, content: editedText('content', patch.content) };
+  const now = deps.clock.now();
+  const updated = inTransaction(deps.db, () => {
+    const before = getPinned(deps.db, agentId, id);
+    const after = updatePinned(deps.db, agentId, id, clean, now);
+    if (before && after) {
+      if (after.status === 'disabled') {
+        reviseIdentityOverride(deps.db, agentId, before.content, null, now);
+      } else if (after.content !== before.content) {
+        reviseIdentityOverride(deps.db, agentId, before.content, after.content, now);
+      }
+    }
+    return after;
+  });
+  if (updated && clean.content !== undefined) {
+    reindex(deps, 'pinned', id, agentId, updated.content);
+  }
+  return updated;
+}
+
+/** Edits an episode (summary, lists, salience); null when there is no such episode. */
+export function editEpisode(
+  deps: Deps,
+  agentId: string,
+  id: number,
+  patch: EpisodeChange,
+): EpisodeRecord | null {
+  const clean =
+    patch.summary === undefined
+      ? patch
+      : { ...patch, summary: editedText('summary', patch.summary) };
+  const updated = updateEpisode(deps.db, agentId, id, clean, deps.clock.now());
+  if (updated && clean.summary !== undefined) {
+    reindex(deps, 'episode', id, agentId, updated.summary);
+  }
+  return updated;
 }

@@ -3,7 +3,6 @@
 // Every route that touches a memory row takes `agent_id` (query string, or the body for
 // creation) and every lookup is scoped by it, so nothing crosses agents: another agent's id
 // answers 404 exactly like an unknown one.
-import { inTransaction } from '../../store/transaction.ts';
 import { statSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -28,26 +27,22 @@ import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError } from '../../errors.ts';
 import { toRunDto } from '../../memory/consolidator.ts';
 import { isOnlyPrivate, stripPrivate } from '../../text/private.ts';
-import type { EngineServices, VectorKind } from '../../services.ts';
+import type { EngineServices } from '../../services.ts';
 import { listRuns } from '../../store/consolidation.ts';
-import {
-  getEpisode,
-  listEpisodes,
-  updateEpisode,
-  type EpisodeRecord,
-} from '../../store/episodes.ts';
-import {
-  getIdentity,
-  putIdentity,
-  reviseIdentityOverride,
-  type IdentityRecord,
-} from '../../store/identity.ts';
+import { getEpisode, listEpisodes, type EpisodeRecord } from '../../store/episodes.ts';
+import { getIdentity, putIdentity, type IdentityRecord } from '../../store/identity.ts';
 import { databaseSizeBytes, memoryCounts } from '../../store/memory-stats.ts';
-import { getPinned, listPinned, updatePinned, type PinnedRecord } from '../../store/pinned.ts';
+import { getPinned, listPinned, type PinnedRecord } from '../../store/pinned.ts';
 import { listProcessingLog } from '../../store/processing-log.ts';
 import { getSignal, listSignals, retryDeadLetter, type SignalRecord } from '../../store/signals.ts';
 import { listTranscript } from '../../store/transcript.ts';
-import { factSources, forgetMemory, rememberFact } from '../../memory-edits.ts';
+import {
+  editEpisode,
+  editFact,
+  factSources,
+  forgetMemory,
+  rememberFact,
+} from '../../memory-edits.ts';
 import { parseWith } from '../validate.ts';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -142,14 +137,6 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
   const { db, clock } = services;
   const log = services.logger.child('memory-admin');
 
-  /** Embeds an edited row in the background: the edit is already stored and searchable (FTS). */
-  const reindex = (kind: VectorKind, id: number, agentId: string, text: string) => {
-    const vectors = services.vectors;
-    if (!vectors) return;
-    vectors.indexRows(kind, [{ id, agentId, text }]).catch((err: unknown) => {
-      log.warn('re-embedding failed', { kind, err: (err as Error).message });
-    });
-  };
   const target = (params: unknown, query: unknown) => ({
     id: parseWith(IdParam, params, 'id').id,
     agentId: parseWith(AgentQuery, query, 'query').agent_id,
@@ -192,32 +179,8 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.patch('/memory/pinned/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    const patch = parseWith(PinnedPatch, request.body);
-    if (patch.content !== undefined) {
-      patch.content = stripPrivate(patch.content);
-      if (isOnlyPrivate(patch.content)) {
-        throw new CairnError(
-          ErrorCode.ValidationFailed,
-          'content is empty once <private> spans are removed.',
-        );
-      }
-    }
-    // An identity fact is also an always-on override: a correction or a disable follows it
-    // there, or the old text would still be injected into every request.
-    const updated = inTransaction(db, () => {
-      const before = getPinned(db, agentId, id);
-      const after = updatePinned(db, agentId, id, patch, clock.now());
-      if (before && after) {
-        if (after.status === 'disabled') {
-          reviseIdentityOverride(db, agentId, before.content, null, clock.now());
-        } else if (after.content !== before.content) {
-          reviseIdentityOverride(db, agentId, before.content, after.content, clock.now());
-        }
-      }
-      return after;
-    });
+    const updated = editFact(services, agentId, id, parseWith(PinnedPatch, request.body));
     if (!updated) throw notFound('pinned fact', id);
-    if (patch.content !== undefined) reindex('pinned', id, agentId, updated.content);
     return toPinnedDto(updated);
   });
 
@@ -259,19 +222,8 @@ export function registerMemoryAdminRoutes(app: FastifyInstance, services: Engine
 
   app.patch('/memory/episodes/:id', async (request) => {
     const { id, agentId } = target(request.params, request.query);
-    const patch = parseWith(EpisodePatch, request.body);
-    if (patch.summary !== undefined) {
-      patch.summary = stripPrivate(patch.summary);
-      if (isOnlyPrivate(patch.summary)) {
-        throw new CairnError(
-          ErrorCode.ValidationFailed,
-          'summary is empty once <private> spans are removed.',
-        );
-      }
-    }
-    const updated = updateEpisode(db, agentId, id, patch, clock.now());
+    const updated = editEpisode(services, agentId, id, parseWith(EpisodePatch, request.body));
     if (!updated) throw notFound('episode', id);
-    if (patch.summary !== undefined) reindex('episode', id, agentId, updated.summary);
     return toEpisodeDto(updated);
   });
 
