@@ -366,7 +366,10 @@ function dropsSubject(toks: Tok[], i: number): boolean {
     return next !== undefined && (next.pos === 'DET' || next.pos === 'NOUN' || next.pos === 'ADJ');
   }
   // "been learning Portuguese for a month": "I've" left out of a perfect.
-  if (t.norm === 'been') return next !== undefined && (next.pos === 'VERB' || next.pos === 'ADP');
+  // "been vegetarian for years", "been a nurse since 2019": the same with a complement.
+  if (t.norm === 'been') {
+    return next !== undefined && ['VERB', 'ADP', 'ADJ', 'NOUN', 'DET'].includes(next.pos);
+  }
   if (t.pos !== 'VERB') return false;
   if (isPastForm(t)) return next?.norm !== 'by';
   if (t.norm.endsWith('ing') && t.norm.length > 4) {

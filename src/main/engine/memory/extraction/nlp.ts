@@ -121,6 +121,7 @@ export function analyse(text: string): AnalysedSentence[] {
       entities.push(m);
     });
     markMidSentenceNames(toks);
+    markIngVerbs(toks);
     out.push({ text: s.out(), toks, entities });
   });
   return out;
@@ -140,5 +141,23 @@ function markMidSentenceNames(toks: Tok[]): void {
     if (prev.pos === 'PUNCT' && prev.norm !== ',' && prev.norm !== '(') continue;
     // Adjectives stay: "Canadian", "Thai" describe, they do not name.
     if (t.pos === 'VERB' || t.pos === 'NOUN') t.pos = 'PROPN';
+  }
+}
+
+/** Where an -ing word opens a clause: the sentence's start, after punctuation, "and"/"but". */
+const CLAUSE_OPENING = new Set(['PUNCT', 'CCONJ', 'SYM']);
+
+/**
+ * "planning to run a marathon", "hoping to move": wink tags a clause-opening -ing word as a
+ * noun when its subject is left out; followed by "to" and a verb it is the verb of the clause.
+ */
+function markIngVerbs(toks: Tok[]): void {
+  for (let i = 0; i < toks.length - 2; i++) {
+    const t = toks[i]!;
+    if (t.pos !== 'NOUN' || !/^\p{Ll}+ing$/u.test(t.text) || t.norm.length < 6) continue;
+    if (toks[i + 1]!.norm !== 'to' || toks[i + 2]!.pos !== 'VERB') continue;
+    const prev = toks[i - 1];
+    if (prev && !CLAUSE_OPENING.has(prev.pos) && prev.norm !== 'i' && prev.norm !== 'am') continue;
+    t.pos = 'VERB';
   }
 }

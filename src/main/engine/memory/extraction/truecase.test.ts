@@ -69,3 +69,28 @@ describe('chat spellings', () => {
     expect(normaliseText(text)).toBe(text);
   });
 });
+
+describe('left-out subjects in chat', () => {
+  const at = Date.UTC(2024, 4, 2);
+  const facts = (text: string) =>
+    extractFacts(text, { at, words }).map((f) => `${f.subject}|${f.relation}|${f.object}`);
+
+  it('reads "been" with a complement as the writer\'s perfect', () => {
+    expect(facts('been vegan since uni, any good cheese swaps?')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^user\|diet\|vegan/)]),
+    );
+  });
+
+  it('reads an -ing word before "to" and a verb as the verb of the clause', () => {
+    const s = analyse('hoping to learn welsh this year')[0]!;
+    expect(s.toks[0]!.pos).toBe('VERB');
+  });
+
+  it.each(['my training to be a pilot was hard', 'the building to the left is old'])(
+    'keeps the noun in %j',
+    (text) => {
+      const s = analyse(text)[0]!;
+      expect(s.toks[1]!.pos).toBe('NOUN');
+    },
+  );
+});
