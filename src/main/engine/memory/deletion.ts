@@ -18,7 +18,9 @@ import {
   getTrashEntry,
   moveRowsToTrash,
   purgeTrashBefore,
+  newRestoreState,
   restoreTrashEntry,
+  restoreTrashStep,
   rowTextsForIndex,
   signalIdsOfConversation,
   transcriptIdsOfConversation,
@@ -33,6 +35,21 @@ const FORGETTING: ReadonlySet<string> = new Set(['fact', 'selection']);
 
 /** Rows moved per transaction: a few milliseconds of work each on this machine. */
 export const DELETE_BATCH = 250;
+/**
+ * Each batch (one transaction on the thread that also answers requests) aims at about this
+ * long: the batch size follows what the last batch took (deleting a transcript row updates its
+ * FTS index and overwrites its pages, secure_delete: ~0.3 ms a row here), so a request that
+ * arrives meanwhile waits a few milliseconds, never the whole deletion.
+ */
+const BATCH_TARGET_MS = 4;
+const MIN_BATCH = 5;
+
+/** The next batch size from the last one's duration (pacing only, not a clock of record). */
+function nextBatchSize(size: number, tookMs: number): number {
+  if (tookMs > BATCH_TARGET_MS) return Math.max(MIN_BATCH, Math.floor(size / 2));
+  if (tookMs < BATCH_TARGET_MS / 2) return Math.min(DELETE_BATCH, size * 2);
+  return size;
+}
 const DAY_MS = 86_400_000;
 
 export interface DeletionServiceOptions {
@@ -120,11 +137,15 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
     keys: readonly RowKey[],
   ): Promise<number> {
     let moved = 0;
-    for (let i = 0; i < keys.length; i += DELETE_BATCH) {
+    let size = MIN_BATCH * 4;
+    for (let i = 0; i < keys.length;) {
       if (i > 0) await yieldNow();
-      const batch = keys.slice(i, i + DELETE_BATCH);
+      const batch = keys.slice(i, i + size);
+      const started = performance.now();
       moved += moveRowsToTrash(db, trashId, agentId, table, batch);
+      size = nextBatchSize(size, performance.now() - started);
       unindex(table, batch as number[]);
+      i += batch.length;
     }
     return moved;
   }
@@ -178,10 +199,19 @@ export function createDeletionService(options: DeletionServiceOptions): Deletion
     if (!entry) return null;
     // Before the entry goes (its removal unlinks the forgotten wording from it).
     unforgetTrashEntry(db, trashId);
-    const result = restoreTrashEntry(db, trashId);
-    if (!result) return null;
+    // In steps, like a deletion: each a short transaction, the event loop free between them.
+    const state = newRestoreState();
+    let size = MIN_BATCH * 4;
+    for (;;) {
+      const started = performance.now();
+      const n = restoreTrashStep(db, trashId, size, state);
+      if (n === null) return null;
+      if (n === 0) break;
+      size = nextBatchSize(size, performance.now() - started);
+      await yieldNow();
+    }
     log.info('restored from trash', { trashId, rows: entry.itemCount });
-    reindexRestored(result.restored, entry.agentId);
+    reindexRestored(state.restored, entry.agentId);
     return entry;
   }
 

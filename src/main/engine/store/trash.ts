@@ -189,81 +189,125 @@ function columnsOf(db: Db, table: TrashTable): Set<string> {
   );
 }
 
+/** What a restore in steps carries from one step to the next. */
+export interface RestoreState {
+  /** Old id → new id per table, for rows restored under a new id (references follow). */
+  remap: Partial<Record<TrashTable, Map<number, number>>>;
+  restored: Partial<Record<TrashTable, number[]>>;
+}
+
+export function newRestoreState(): RestoreState {
+  return { remap: {}, restored: {} };
+}
+
 /**
- * Puts every row of a trash entry back, in one transaction, and removes the entry. A row
- * comes back with its own id; if a newer row has taken that id meanwhile it gets a new one,
- * and references to it (a fact's episode, a signal's transcript range) follow. Identity
- * overrides are merged into the agent's current identity. Null when there is no such entry.
+ * Restores up to `limit` rows of a trash entry, in restore order (rows that others point at
+ * first), in one transaction, and takes them out of the entry; the entry goes once it is
+ * empty. A row comes back with its own id; if a newer row has taken that id meanwhile it gets
+ * a new one, and references to it (a fact's episode, a signal's transcript range) follow.
+ * Identity overrides are merged into the agent's current identity. Returns the number of rows
+ * restored (0: the entry is done and gone), or null when there is no such entry. A crash
+ * between steps leaves every row either back or still in the trash.
  */
-export function restoreTrashEntry(db: Db, trashId: number): RestoreResult | null {
+export function restoreTrashStep(
+  db: Db,
+  trashId: number,
+  limit: number,
+  state: RestoreState,
+): number | null {
   return db.transaction(() => {
     if (!db.prepare('SELECT 1 FROM trash WHERE id = ?').get(trashId)) return null;
-    const rows = db
-      .prepare('SELECT source_table AS t, data FROM trash_rows WHERE trash_id = ? ORDER BY id')
-      .all(trashId) as { t: TrashTable; data: string }[];
-    const remap: Partial<Record<TrashTable, Map<number, number>>> = {};
-    const restored: Partial<Record<TrashTable, number[]>> = {};
     for (const table of RESTORE_ORDER) {
-      const ofTable = rows.filter((r) => r.t === table).map((r) => JSON.parse(r.data) as RowData);
-      if (ofTable.length === 0) continue;
-      if (table === 'identity') {
-        for (const data of ofTable) restoreIdentity(db, data);
-        restored.identity = [];
-        continue;
-      }
-      if (table === 'agent_settings') {
-        // Controls set since the deletion win; otherwise the old ones come back.
-        const columns = [...columnsOf(db, table)];
-        for (const data of ofTable) {
-          const cols = columns.filter((c) => c in data);
-          db.prepare(
-            `INSERT OR IGNORE INTO agent_settings (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-          ).run(...cols.map((c) => decodeValue(data[c]!)));
-        }
-        restored.agent_settings = [];
-        continue;
-      }
-      if (table === 'response_chain') {
-        restoreResponses(db, ofTable);
-        restored.response_chain = [];
-        continue;
-      }
-      const columns = columnsOf(db, table);
-      const ids = new Map<number, number>();
-      for (const data of ofTable) {
-        followReferences(table, data, remap);
-        const oldId = data.id as number;
-        const taken = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(oldId) !== undefined;
-        const cols = Object.keys(data).filter((c) => columns.has(c) && !(taken && c === 'id'));
-        const newId = Number(
-          db
-            .prepare(
-              `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
-            )
-            .run(...cols.map((c) => decodeValue(data[c]!))).lastInsertRowid,
-        );
-        if (table === 'episodes' && typeof data[LINKED_FACTS] === 'string') {
-          db.prepare(
-            `UPDATE pinned_facts SET source_episode_id = ?
-              WHERE agent_id = ? AND source_episode_id IS NULL
-                AND id IN (SELECT value FROM json_each(?))`,
-          ).run(newId, data.agent_id, data[LINKED_FACTS]);
-        }
-        if (table === 'transcript') {
-          // Transcript rows are indexed by their writer, not a trigger (migration 004).
-          db.prepare('INSERT INTO transcript_stem_fts (rowid, content) VALUES (?, ?)').run(
-            newId,
-            data.content as string,
-          );
-        }
-        ids.set(oldId, newId);
-      }
-      remap[table] = ids;
-      restored[table] = [...ids.values()];
+      const rows = db
+        .prepare(
+          'SELECT id, data FROM trash_rows WHERE trash_id = ? AND source_table = ? ORDER BY id LIMIT ?',
+        )
+        .all(trashId, table, limit) as { id: number; data: string }[];
+      if (rows.length === 0) continue;
+      restoreRows(
+        db,
+        table,
+        rows.map((r) => JSON.parse(r.data) as RowData),
+        state,
+      );
+      db.prepare('DELETE FROM trash_rows WHERE id IN (SELECT value FROM json_each(?))').run(
+        JSON.stringify(rows.map((r) => r.id)),
+      );
+      return rows.length;
     }
     db.prepare('DELETE FROM trash WHERE id = ?').run(trashId);
-    return { restored };
+    return 0;
   })();
+}
+
+/** Restores a whole entry at once (small entries, tests); null when there is no such entry. */
+export function restoreTrashEntry(db: Db, trashId: number): RestoreResult | null {
+  const state = newRestoreState();
+  for (;;) {
+    const n = restoreTrashStep(db, trashId, 1_000, state);
+    if (n === null) return null;
+    if (n === 0) return { restored: state.restored };
+  }
+}
+
+function restoreRows(db: Db, table: TrashTable, ofTable: RowData[], state: RestoreState): void {
+  const { remap, restored } = state;
+  if (table === 'identity') {
+    for (const data of ofTable) restoreIdentity(db, data);
+    restored.identity = [];
+    return;
+  }
+  if (table === 'agent_settings') {
+    // Controls set since the deletion win; otherwise the old ones come back.
+    const columns = [...columnsOf(db, table)];
+    for (const data of ofTable) {
+      const cols = columns.filter((c) => c in data);
+      db.prepare(
+        `INSERT OR IGNORE INTO agent_settings (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      ).run(...cols.map((c) => decodeValue(data[c]!)));
+    }
+    restored.agent_settings = [];
+    return;
+  }
+  if (table === 'response_chain') {
+    restoreResponses(db, ofTable);
+    restored.response_chain = [];
+    return;
+  }
+  const columns = columnsOf(db, table);
+  const ids = remap[table] ?? new Map<number, number>();
+  const out = restored[table] ?? [];
+  for (const data of ofTable) {
+    followReferences(table, data, remap);
+    const oldId = data.id as number;
+    const taken = db.prepare(`SELECT 1 FROM ${table} WHERE id = ?`).get(oldId) !== undefined;
+    const cols = Object.keys(data).filter((c) => columns.has(c) && !(taken && c === 'id'));
+    const newId = Number(
+      db
+        .prepare(
+          `INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+        )
+        .run(...cols.map((c) => decodeValue(data[c]!))).lastInsertRowid,
+    );
+    if (table === 'episodes' && typeof data[LINKED_FACTS] === 'string') {
+      db.prepare(
+        `UPDATE pinned_facts SET source_episode_id = ?
+          WHERE agent_id = ? AND source_episode_id IS NULL
+            AND id IN (SELECT value FROM json_each(?))`,
+      ).run(newId, data.agent_id, data[LINKED_FACTS]);
+    }
+    if (table === 'transcript') {
+      // Transcript rows are indexed by their writer, not a trigger (migration 004).
+      db.prepare('INSERT INTO transcript_stem_fts (rowid, content) VALUES (?, ?)').run(
+        newId,
+        data.content as string,
+      );
+    }
+    ids.set(oldId, newId);
+    out.push(newId);
+  }
+  remap[table] = ids;
+  restored[table] = out;
 }
 
 /**
