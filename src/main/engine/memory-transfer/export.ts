@@ -2,13 +2,14 @@
 // in one go (identity, every pinned fact including the history newer facts superseded,
 // episodes, transcript), the document `format: cairn` imports. It is built in memory, so an
 // export larger than `maxBytes` is refused before anything is read, with what to do instead.
+import { iso, toEpisodeDto, toPinnedDto } from '../memory-dto.ts';
 import { ErrorCode } from '../../../shared/errors.ts';
-import type { Episode, TranscriptRow } from '../../../shared/api.ts';
+import type { TranscriptRow } from '../../../shared/api.ts';
 import type { ExportedAgent, ExportedFact, MemoryExport } from '../../../shared/memory-export.ts';
 import { CairnError } from '../errors.ts';
 import type { EngineServices } from '../services.ts';
 import { listAgentSummaries } from '../store/agents.ts';
-import { listEpisodes, type EpisodeRecord } from '../store/episodes.ts';
+import { listEpisodes } from '../store/episodes.ts';
 import { getIdentity } from '../store/identity.ts';
 import { exportSizeEstimate } from '../store/memory-transfer.ts';
 import { listPinned, type PinnedRecord } from '../store/pinned.ts';
@@ -29,22 +30,9 @@ export const DEFAULT_EXPORT_MAX_BYTES = 256 * 1024 * 1024;
 /** SQLite reads a negative LIMIT as no limit (https://www.sqlite.org/lang_select.html#limitoffset). */
 const ALL_ROWS = -1;
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
 function exportedFact(r: PinnedRecord): ExportedFact {
   return {
-    id: r.id,
-    agent_id: r.agent_id,
-    content: r.content,
-    salience: r.salience,
-    source_count: r.source_count,
-    use_count: r.use_count,
-    last_used: iso(r.last_used),
-    tags: r.tags,
-    status: r.status,
-    pinned_by_user: r.pinned_by_user,
-    created_at: iso(r.created_at)!,
-    updated_at: iso(r.updated_at)!,
+    ...toPinnedDto(r),
     subject: r.subject,
     relation: r.relation,
     object: r.object,
@@ -53,23 +41,6 @@ function exportedFact(r: PinnedRecord): ExportedFact {
     conversation_id: r.conversation_id,
     source_ids: r.source_ids,
     source_episode_id: r.source_episode_id,
-  };
-}
-
-function exportedEpisode(r: EpisodeRecord): Episode {
-  return {
-    id: r.id,
-    agent_id: r.agent_id,
-    conversation_id: r.conversation_id,
-    summary: r.summary,
-    topics: r.topics,
-    entities: r.entities,
-    decisions: r.decisions,
-    action_items: r.action_items,
-    salience: r.salience,
-    conversation_at: iso(r.conversation_at)!,
-    last_used: iso(r.last_used),
-    created_at: iso(r.created_at)!,
   };
 }
 
@@ -98,7 +69,7 @@ function exportAgent(deps: ExportDeps, agentId: string): ExportedAgent {
     id: agentId,
     identity: { ...identity, updated_at: iso(identity.updated_at) },
     pinned: byId(pinned).map(exportedFact),
-    episodes: byId(episodes).map(exportedEpisode),
+    episodes: byId(episodes).map(toEpisodeDto),
     transcript: byId(transcript),
   };
 }

@@ -30,7 +30,7 @@ import { listEpisodes } from '../../store/episodes.ts';
 import { listPinned } from '../../store/pinned.ts';
 import { listTranscript } from '../../store/transcript.ts';
 import { exceedsJsonDepth } from '../json-depth.ts';
-import { toEpisodeDto, toPinnedDto } from './memory-admin.ts';
+import { toEpisodeDto, toPinnedDto } from '../../memory-dto.ts';
 
 type JsonRpcError = { jsonrpc: '2.0'; id: unknown; error: { code: number; message: string } };
 

@@ -18,9 +18,6 @@ import {
   type ConsolidationDryRun,
   type ConsolidationRun,
   type DiagnosticsResponse,
-  type Episode,
-  type Identity,
-  type PinnedFact,
   type StatsResponse,
 } from '../../../../shared/api.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
@@ -29,10 +26,10 @@ import { toRunDto } from '../../memory/consolidator.ts';
 import { isOnlyPrivate, stripPrivate } from '../../text/private.ts';
 import type { EngineServices } from '../../services.ts';
 import { listRuns } from '../../store/consolidation.ts';
-import { getEpisode, listEpisodes, type EpisodeRecord } from '../../store/episodes.ts';
-import { getIdentity, putIdentity, type IdentityRecord } from '../../store/identity.ts';
+import { getEpisode, listEpisodes } from '../../store/episodes.ts';
+import { getIdentity, putIdentity } from '../../store/identity.ts';
 import { databaseSizeBytes, memoryCounts } from '../../store/memory-stats.ts';
-import { getPinned, listPinned, type PinnedRecord } from '../../store/pinned.ts';
+import { getPinned, listPinned } from '../../store/pinned.ts';
 import { listProcessingLog } from '../../store/processing-log.ts';
 import { getSignal, listSignals, retryDeadLetter, type SignalRecord } from '../../store/signals.ts';
 import { listTranscript } from '../../store/transcript.ts';
@@ -44,46 +41,7 @@ import {
   rememberFact,
 } from '../../memory-edits.ts';
 import { parseWith } from '../validate.ts';
-
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-export function toPinnedDto(r: PinnedRecord): PinnedFact {
-  return {
-    id: r.id,
-    agent_id: r.agent_id,
-    content: r.content,
-    salience: r.salience,
-    source_count: r.source_count,
-    use_count: r.use_count,
-    last_used: iso(r.last_used),
-    tags: r.tags,
-    status: r.status,
-    pinned_by_user: r.pinned_by_user,
-    created_at: iso(r.created_at)!,
-    updated_at: iso(r.updated_at)!,
-  };
-}
-
-export function toEpisodeDto(r: EpisodeRecord): Episode {
-  return {
-    id: r.id,
-    agent_id: r.agent_id,
-    conversation_id: r.conversation_id,
-    summary: r.summary,
-    topics: r.topics,
-    entities: r.entities,
-    decisions: r.decisions,
-    action_items: r.action_items,
-    salience: r.salience,
-    conversation_at: iso(r.conversation_at)!,
-    last_used: iso(r.last_used),
-    created_at: iso(r.created_at)!,
-  };
-}
-
-function toIdentityDto(r: IdentityRecord): Identity {
-  return { ...r, updated_at: iso(r.updated_at) };
-}
+import { iso, toEpisodeDto, toIdentityDto, toPinnedDto } from '../../memory-dto.ts';
 
 function toSignalDto(s: SignalRecord) {
   return {
