@@ -4,21 +4,7 @@
 // date that does not exist (30 February, 25:00, an offset of +99:99), is refused rather than
 // guessed: a wrong date would be stored as a shifted time and silently change what recency
 // and retention do with the turn.
-
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+import { MONTHS } from '../text/calendar.ts';
 
 /**
  * Years a chat turn can carry. Nothing written to a chat model predates 1900, and a date

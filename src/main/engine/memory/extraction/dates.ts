@@ -2,6 +2,7 @@
 // 2 May 2024 is March 2024; "next Tuesday" is the Tuesday after). wink-nlp finds the span
 // (DATE / DURATION entities); this reads its words. Anything it cannot read is ignored and
 // the fact is dated by the message instead.
+import { MONTHS, WEEKDAYS } from '../../text/calendar.ts';
 import type { Clause } from './clause.ts';
 
 export interface ResolvedDate {
@@ -11,21 +12,6 @@ export interface ResolvedDate {
 }
 
 const DAY = 86_400_000;
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const NUMBER_WORDS: Record<string, number> = {
   a: 1,
   an: 1,
