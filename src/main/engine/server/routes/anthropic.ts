@@ -1,17 +1,16 @@
+import { forwardTranslatedChat, readWhole } from '../translated-chat.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AnthropicCountTokensRequest,
   type AnthropicMessage,
   AnthropicMessagesRequest,
 } from '../../../../shared/wire-formats.ts';
-import { ErrorCode } from '../../../../shared/errors.ts';
-import { CairnError, isCairnError } from '../../errors.ts';
+import { isCairnError } from '../../errors.ts';
 import { countTokens } from '../../memory/tokens.ts';
 import type { ChatMessageLike, EngineServices, UpstreamClient } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import type { UpstreamResponse } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
-import { readChatCompletion } from '../formats/chat-stream.ts';
 import {
   anthropicAnswerText,
   anthropicErrorBody,
@@ -35,7 +34,6 @@ import {
   deriveConversationId,
   headerValue,
   pipeStream,
-  readSseTranscript,
   type StreamShape,
 } from './proxy.ts';
 
@@ -78,20 +76,6 @@ function anthropicHeaders(request: FastifyRequest): Record<string, string> {
 function passResponseHeaders(reply: FastifyReply, res: UpstreamResponse): void {
   for (const [name, value] of Object.entries(res.headers)) {
     if (value !== undefined && PASSED_RESPONSE_HEADER.test(name)) reply.header(name, value);
-  }
-}
-
-async function readWhole(res: UpstreamResponse, abort: AbortController): Promise<string | null> {
-  try {
-    return await res.text();
-  } catch (err) {
-    if (abort.signal.aborted) return null;
-    if (isCairnError(err)) throw err;
-    throw new CairnError(
-      ErrorCode.UpstreamError,
-      'The upstream provider closed the connection before the answer was complete.',
-      { status: 502, cause: err },
-    );
   }
 }
 
@@ -258,47 +242,21 @@ export function registerAnthropicRoutes(
       }
 
       // Translated to the OpenAI-compatible upstream.
-      const upstream = services.upstream;
-      const chat = anthropicToChat({ ...body, messages: prepared.messages });
-      let res: UpstreamResponse;
-      try {
-        res = await upstream.forward({
-          method: 'POST',
-          path: '/chat/completions',
-          body: JSON.stringify(chat),
-          signal: abort.signal,
-        });
-      } catch (err) {
-        if (abort.signal.aborted && !isCairnError(err)) return clientGone(reply);
-        throw err;
-      }
-      if (res.contentType?.includes('event-stream')) {
-        const translator = createAnthropicStreamTranslator(body.model);
-        const { sse, ok } = await pipeStream(reply, res, upstream, abort, log, {
-          contentType: 'text/event-stream; charset=utf-8',
+      const translator = createAnthropicStreamTranslator(body.model);
+      const answer = await forwardTranslatedChat({
+        reply,
+        upstream: services.upstream,
+        abort,
+        log,
+        chat: anthropicToChat({ ...body, messages: prepared.messages }),
+        stream: {
           translate: translator.translate,
           end: translator.end,
           ...ANTHROPIC_STREAM_ERRORS,
-        });
-        if (ok && turn) {
-          turn.recordAnswer(() => {
-            const { text, completed } = readSseTranscript(sse);
-            return completed ? text : null;
-          });
-        }
-        return reply;
-      }
-      const text = await readWhole(res, abort);
-      if (text === null) return clientGone(reply);
-      let answer;
-      try {
-        answer = readChatCompletion(text);
-      } catch (err) {
-        throw new CairnError(ErrorCode.UpstreamError, 'The upstream provider sent invalid JSON.', {
-          status: 502,
-          cause: err,
-        });
-      }
+        },
+        turn,
+      });
+      if (answer === null) return reply;
       reply.code(200).send(chatAnswerToAnthropic(answer, body.model));
       turn?.recordAnswer(() => answer.text);
       return reply;

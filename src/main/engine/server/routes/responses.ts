@@ -1,3 +1,4 @@
+import { forwardTranslatedChat, readWhole } from '../translated-chat.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResponsesRequest } from '../../../../shared/wire-formats.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
@@ -8,7 +9,7 @@ import { loadResponseChain, pruneResponses, saveResponse } from '../../store/res
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
 import type { UpstreamResponse } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
-import { type ChatAnswer, readChatCompletion } from '../formats/chat-stream.ts';
+import type { ChatAnswer } from '../formats/chat-stream.ts';
 import {
   answerToChatMessages,
   chatAnswerToResponse,
@@ -35,7 +36,6 @@ import {
   deriveConversationId,
   headerValue,
   pipeStream,
-  readSseTranscript,
 } from './proxy.ts';
 
 // OpenAI Responses (DESIGN §9), for clients such as Codex CLI. When the OpenAI-compatible
@@ -132,20 +132,6 @@ async function prepareInput(
     agentId,
     conversationId,
   };
-}
-
-async function readWhole(res: UpstreamResponse, abort: AbortController): Promise<string | null> {
-  try {
-    return await res.text();
-  } catch (err) {
-    if (abort.signal.aborted) return null;
-    if (isCairnError(err)) throw err;
-    throw new CairnError(
-      ErrorCode.UpstreamError,
-      'The upstream provider closed the connection before the answer was complete.',
-      { status: 502, cause: err },
-    );
-  }
 }
 
 export function registerResponsesRoutes(
@@ -258,45 +244,17 @@ export function registerResponsesRoutes(
       });
       pruneResponses(services.db, now - RESPONSE_RETENTION_MS);
     };
-    let res: UpstreamResponse;
-    try {
-      res = await upstream.forward({
-        method: 'POST',
-        path: '/chat/completions',
-        body: JSON.stringify(chat),
-        signal: abort.signal,
-      });
-    } catch (err) {
-      if (abort.signal.aborted && !isCairnError(err)) return clientGone(reply);
-      throw err;
-    }
-    if (res.contentType?.includes('event-stream')) {
-      const translator = createResponsesStreamTranslator(frame, remember);
-      const { sse, ok } = await pipeStream(reply, res, upstream, abort, log, {
-        contentType: 'text/event-stream; charset=utf-8',
-        translate: translator.translate,
-        end: translator.end,
-        ...streamErrors,
-      });
-      if (ok && turn) {
-        turn.recordAnswer(() => {
-          const { text, completed } = readSseTranscript(sse);
-          return completed ? text : null;
-        });
-      }
-      return reply;
-    }
-    const text = await readWhole(res, abort);
-    if (text === null) return clientGone(reply);
-    let answer: ChatAnswer;
-    try {
-      answer = readChatCompletion(text);
-    } catch (err) {
-      throw new CairnError(ErrorCode.UpstreamError, 'The upstream provider sent invalid JSON.', {
-        status: 502,
-        cause: err,
-      });
-    }
+    const translator = createResponsesStreamTranslator(frame, remember);
+    const answer = await forwardTranslatedChat({
+      reply,
+      upstream,
+      abort,
+      log,
+      chat,
+      stream: { translate: translator.translate, end: translator.end, ...streamErrors },
+      turn,
+    });
+    if (answer === null) return reply;
     remember(answer);
     reply.code(200).send(chatAnswerToResponse(frame, answer));
     turn?.recordAnswer(() => answer.text);
