@@ -7,6 +7,7 @@
 // (server/ollama-openai.ts). /api/generate is autocomplete traffic and never gets memory; a
 // chat request without messages (load) or with `keep_alive: 0` and none (unload) is a model
 // control request and is never touched. Errors answer in Ollama's shape `{"error": "..."}`.
+import { pipeStream, type StreamShape } from './proxy.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   OllamaChatRequest,
@@ -97,87 +98,10 @@ function endQuietly(reply: FastifyReply): FastifyReply {
   return reply;
 }
 
-const brokenStream = () =>
-  new CairnError(
-    ErrorCode.UpstreamError,
-    'The upstream provider closed the stream before the answer was complete.',
-    { status: 502 },
-  );
-
-interface RelayHooks {
-  /** What to write for an upstream chunk (the chunk itself for a pass-through). */
-  transform(chunk: Buffer): Buffer | string;
-  /** What to write once the upstream finished properly. */
-  end(): string;
-}
-
-/**
- * Writes the upstream body to the client as it arrives. A failure after the headers were
- * sent (upstream broke off or went silent) ends the stream with Ollama's error line, which
- * Ollama clients raise as an error. Resolves ok=false when the answer did not complete.
- */
-function relay(
-  reply: FastifyReply,
-  res: UpstreamResponse,
-  contentType: string,
-  idleMs: number,
-  abort: AbortController,
-  hooks: RelayHooks,
-): Promise<boolean> {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(res.status, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': contentType,
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-  });
-  raw.flushHeaders();
-  const body = res.body;
-  return new Promise((resolve) => {
-    let done = false;
-    let idle: NodeJS.Timeout | undefined;
-    const finish = (failure: CairnError | null, ok: boolean) => {
-      if (done) return;
-      done = true;
-      clearTimeout(idle);
-      body.off('data', onData);
-      if (!ok && !body.destroyed) body.destroy();
-      if (!raw.writableEnded && !raw.destroyed) {
-        if (ok) raw.write(hooks.end());
-        else if (failure) raw.write(JSON.stringify({ error: failure.message }) + '\n');
-        raw.end();
-      }
-      resolve(ok);
-    };
-    const armIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(
-        () =>
-          finish(
-            new CairnError(
-              ErrorCode.UpstreamTimeout,
-              `The upstream provider stopped sending for ${Math.round(idleMs / 1000)} s.`,
-            ),
-            false,
-          ),
-        idleMs,
-      );
-    };
-    const onData = (chunk: Buffer) => {
-      if (abort.signal.aborted) return;
-      const out = hooks.transform(chunk);
-      if (out.length > 0) raw.write(out);
-      armIdle();
-    };
-    armIdle();
-    body.on('data', onData);
-    body.once('end', () => finish(null, !abort.signal.aborted));
-    body.once('error', () => finish(abort.signal.aborted ? null : brokenStream(), false));
-    body.once('close', () => finish(abort.signal.aborted ? null : brokenStream(), false));
-    abort.signal.addEventListener('abort', () => finish(null, false), { once: true });
-  });
-}
+/** How a relayed answer ends when it fails after the headers: Ollama's error line. */
+const NDJSON_ERRORS: Pick<StreamShape, 'errorEvent'> = {
+  errorEvent: (err) => JSON.stringify({ error: err.message }) + '\n',
+};
 
 /** Reads a whole upstream answer; a cut-off answer is an upstream error (502). */
 async function readAll(res: UpstreamResponse): Promise<string> {
@@ -241,6 +165,7 @@ export function registerOllamaRoutes(
   const native = options.ollamaUpstream;
   const routeOptions = { onSend: ollamaErrorShape };
   const clock = services.clock;
+  const log = services.logger.child('ollama');
   const memoryDeps = { services, background: options.background, writer: options.writer };
 
   /** A native call relayed byte for byte (status, content type and body). */
@@ -262,25 +187,11 @@ export function registerOllamaRoutes(
       }
       throw err;
     }
-    const copy: Buffer[] = [];
-    const ok = relay(
-      reply,
-      res,
-      res.contentType ?? 'application/json',
-      upstream.timeoutMs(),
-      abort,
-      {
-        transform: (chunk) => {
-          copy.push(chunk);
-          return chunk;
-        },
-        end: () => '',
-      },
-    );
-    return {
-      reply,
-      answer: ok.then((done) => (done ? Buffer.concat(copy).toString('utf8') : null)),
-    };
+    const piped = pipeStream(reply, res, upstream, abort, log, {
+      contentType: res.contentType ?? 'application/json',
+      ...NDJSON_ERRORS,
+    });
+    return { reply, answer: piped.then(({ sse, ok }) => (ok ? sse : null)) };
   };
 
   /** An /api/chat or /api/generate request answered by the OpenAI-compatible upstream. */
@@ -311,11 +222,13 @@ export function registerOllamaRoutes(
     const isSse = (res.contentType ?? '').includes('text/event-stream');
     if (isSse && stream) {
       const translator = createOllamaStreamTranslator(kind, model, startedAt);
-      const ok = relay(reply, res, NDJSON, upstream.timeoutMs(), abort, {
-        transform: (chunk) => translator.push(chunk.toString('utf8'), clock.now()),
+      const piped = pipeStream(reply, res, upstream, abort, log, {
+        contentType: NDJSON,
+        translate: (chunk) => translator.push(chunk.toString('utf8'), clock.now()),
         end: () => translator.finish(clock.now()),
+        ...NDJSON_ERRORS,
       });
-      const answer = ok.then((done) => (done ? translator.text() : null));
+      const answer = piped.then(({ ok }) => (ok ? translator.text() : null));
       return { reply, answer };
     }
     let text: string;
