@@ -4,18 +4,15 @@
 // runs only once confirmed; a bulk delete in the facts list is undone; an agent is deleted
 // and restored from the Trash page. Each step asserts what the server holds; screenshots go
 // to test-results/screenshots/.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentsResponse, TrashListResponse } from '../../src/shared/api.ts';
+import { ensureWebBuild, shotDir, webDir } from './web-build.ts';
 import { startEngine, type EngineHarness } from '../helpers/engine-harness.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-const webDir = join(root, 'out', 'renderer-web');
-const shotDir = join(root, 'test-results', 'screenshots');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AGENT = 'hive-agent';
 const DOOMED = 'doomed-agent';
@@ -24,35 +21,6 @@ let h: EngineHarness;
 let browser: Browser;
 let page: Page;
 let hiveFact: number;
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile())
-      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the web renderer when it is missing or older than its sources. */
-function ensureWebBuild(): void {
-  const index = join(webDir, 'index.html');
-  const sources = Math.max(
-    newestMtime(join(root, 'src', 'renderer')),
-    newestMtime(join(root, 'src', 'shared')),
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '--config',
-      'vite.web.config.ts',
-    ],
-    { cwd: root, stdio: 'pipe', timeout: 120_000 },
-  );
-}
 
 async function go(name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();

@@ -5,19 +5,16 @@
 // consolidation and sees the report. Every page is checked at 100% and 200% zoom, light and
 // dark (heading, navigation, scheme, contrast, no sideways scrolling); the screenshots taken
 // there go to test-results/screenshots/.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEngine, type EngineHarness } from '../helpers/engine-harness.ts';
+import { ensureWebBuild, shotDir, webDir } from './web-build.ts';
 import { startScriptedUpstream, type ScriptedUpstream } from '../helpers/scripted-upstream.ts';
 
-const root = resolve(import.meta.dirname, '../..');
-const webDir = join(root, 'out', 'renderer-web');
-const shotDir = join(root, 'test-results', 'screenshots');
 const AGENT = 'e2e-agent';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -31,35 +28,6 @@ let page: Page;
 interface PinnedDto {
   id: number;
   content: string;
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile())
-      newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the web renderer when it is missing or older than its sources. */
-function ensureWebBuild(): void {
-  const index = join(webDir, 'index.html');
-  const sources = Math.max(
-    newestMtime(join(root, 'src', 'renderer')),
-    newestMtime(join(root, 'src', 'shared')),
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
-      'build',
-      '--config',
-      'vite.web.config.ts',
-    ],
-    { cwd: root, stdio: 'pipe', timeout: 120_000 },
-  );
 }
 
 async function start(previous?: EngineHarness): Promise<EngineHarness> {
