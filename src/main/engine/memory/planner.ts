@@ -73,9 +73,9 @@ const MAX_LINE_TOKENS = 120;
 /** "\n- " before each line. */
 const LINE_PREFIX_TOKENS = 2;
 /** Conversation lines added under a facts / episodes section when there is room. */
-const COMPLEMENT_LINES = 10;
+const COMPLEMENT_LINES = 12;
 /** Conversation lines when the transcript is the section (or the primary found nothing). */
-const TRANSCRIPT_LINES = 10;
+const TRANSCRIPT_LINES = 12;
 /** "Conversation on 20 May 2024. " (heuristic summaries): the line's [date] already says it. */
 const DATED_OPENING = /^Conversation on [^.]{3,40}\.\s*/u;
 /** Episode summaries are long (up to MAX_LINE_TOKENS each): a few, then conversation lines. */
