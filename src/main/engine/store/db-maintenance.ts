@@ -1,3 +1,4 @@
+import { workerReadiness } from './worker-ready.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -86,7 +87,7 @@ export async function createDbMaintenance(options: DbMaintenanceOptions): Promis
   let failed = false;
   let closing: Promise<void> | null = null;
   let onClosed: (() => void) | null = null;
-  let onReady: (() => void) | null = null;
+  const { ready, markReady } = workerReadiness(worker, 'maintenance worker');
 
   const failAll = (err: Error) => {
     failed = true;
@@ -94,7 +95,7 @@ export async function createDbMaintenance(options: DbMaintenanceOptions): Promis
     pending.clear();
   };
   worker.on('message', (msg: MaintenanceResponse | { ready: true } | { closed: true }) => {
-    if ('ready' in msg) return onReady?.();
+    if ('ready' in msg) return markReady();
     if ('closed' in msg) return onClosed?.();
     const p = pending.get(msg.id);
     if (!p) return;
@@ -114,17 +115,7 @@ export async function createDbMaintenance(options: DbMaintenanceOptions): Promis
   });
 
   try {
-    await new Promise<void>((resolve, reject) => {
-      const onError = (err: Error) => reject(err);
-      const onExit = (code: number) => reject(new Error(`maintenance worker exited (${code})`));
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      onReady = () => {
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        resolve();
-      };
-    });
+    await ready;
   } catch (err) {
     log.warn('maintenance worker unavailable; backups and checks run on the main thread', {
       err: (err as Error).message,

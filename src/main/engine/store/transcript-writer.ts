@@ -1,3 +1,4 @@
+import { workerReadiness } from './worker-ready.ts';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -206,10 +207,10 @@ export async function createTranscriptWriter(
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
-  let onReady: (() => void) | null = null;
+  const { ready, markReady } = workerReadiness(worker, 'transcript writer');
   worker.on('message', (msg: WriterResponse | { closed: true } | { ready: true }) => {
     if ('ready' in msg) {
-      onReady?.();
+      markReady();
       return;
     }
     if ('closed' in msg) {
@@ -237,17 +238,7 @@ export async function createTranscriptWriter(
   // Fail fast at start-up (e.g. the worker cannot open the database) rather than on the
   // first turn: the worker says when its connection is open.
   try {
-    await new Promise<void>((resolve, reject) => {
-      const onError = (err: Error) => reject(err);
-      const onExit = (code: number) => reject(new Error(`transcript writer exited (${code})`));
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      onReady = () => {
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        resolve();
-      };
-    });
+    await ready;
   } catch (err) {
     log.warn('transcript writer worker unavailable; writing on the main thread', {
       err: (err as Error).message,
