@@ -3,31 +3,19 @@
 // through the format's translator as it arrives and its text recorded for the memory turn;
 // a whole answer is read, parsed and handed back for the route to shape in its format.
 import type { FastifyReply } from 'fastify';
-import { ErrorCode } from '../../../shared/errors.ts';
-import { CairnError, isCairnError } from '../errors.ts';
 import type { EngineServices, UpstreamClient } from '../services.ts';
-import type { UpstreamResponse } from '../upstream/upstream-client.ts';
 import { type ChatAnswer, readChatCompletion } from './formats/chat-stream.ts';
 import type { MemoryTurn } from './memory-turn.ts';
-import { clientGone, pipeStream, readSseTranscript, type StreamShape } from './routes/proxy.ts';
-
-/** The text of a whole upstream answer; null when the client went away meanwhile. */
-export async function readWhole(
-  res: UpstreamResponse,
-  abort: AbortController,
-): Promise<string | null> {
-  try {
-    return await res.text();
-  } catch (err) {
-    if (abort.signal.aborted) return null;
-    if (isCairnError(err)) throw err;
-    throw new CairnError(
-      ErrorCode.UpstreamError,
-      'The upstream provider closed the connection before the answer was complete.',
-      { status: 502, cause: err },
-    );
-  }
-}
+import { readSseTranscript } from './routes/proxy.ts';
+import {
+  clientGone,
+  forwardForClient,
+  isEventStream,
+  parseUpstreamJson,
+  pipeStream,
+  readWhole,
+  type StreamShape,
+} from './upstream-relay.ts';
 
 export interface TranslatedChat {
   reply: FastifyReply;
@@ -49,22 +37,14 @@ export interface TranslatedChat {
  */
 export async function forwardTranslatedChat(t: TranslatedChat): Promise<ChatAnswer | null> {
   const { reply, upstream, abort } = t;
-  let res: UpstreamResponse;
-  try {
-    res = await upstream.forward({
-      method: 'POST',
-      path: '/chat/completions',
-      body: JSON.stringify(t.chat),
-      signal: abort.signal,
-    });
-  } catch (err) {
-    if (abort.signal.aborted && !isCairnError(err)) {
-      clientGone(reply);
-      return null;
-    }
-    throw err;
-  }
-  if (res.contentType?.includes('event-stream')) {
+  const res = await forwardForClient(
+    reply,
+    upstream,
+    { method: 'POST', path: '/chat/completions', body: JSON.stringify(t.chat) },
+    abort,
+  );
+  if (res === null) return null;
+  if (isEventStream(res)) {
     const { sse, ok } = await pipeStream(reply, res, upstream, abort, t.log, {
       contentType: 'text/event-stream; charset=utf-8',
       ...t.stream,
@@ -82,12 +62,5 @@ export async function forwardTranslatedChat(t: TranslatedChat): Promise<ChatAnsw
     clientGone(reply);
     return null;
   }
-  try {
-    return readChatCompletion(text);
-  } catch (err) {
-    throw new CairnError(ErrorCode.UpstreamError, 'The upstream provider sent invalid JSON.', {
-      status: 502,
-      cause: err,
-    });
-  }
+  return parseUpstreamJson(text, readChatCompletion);
 }

@@ -4,7 +4,7 @@ import type {
   AnthropicMessagesRequest,
 } from '../../../../shared/wire-formats.ts';
 import type { ChatMessageLike } from '../../services.ts';
-import { type ChatAnswer, createChatStreamReader } from './chat-stream.ts';
+import { type ChatAnswer, createStreamTranslator, type StreamTranslator } from './chat-stream.ts';
 import { readSseEvents, sseEvent } from './sse.ts';
 
 // Anthropic Messages <-> OpenAI chat completions, for an Anthropic client (Claude Code) whose
@@ -206,103 +206,95 @@ export function chatAnswerToAnthropic(answer: ChatAnswer, model: string): Record
  * Turns a chat SSE stream into Anthropic's events as it arrives. `translate` takes upstream
  * chunks and returns the events to write; `end` closes the open block and the message.
  */
-export function createAnthropicStreamTranslator(model: string): {
-  translate(chunk: Buffer): string;
-  end(): string;
-} {
-  let out = '';
-  let started = false;
-  let blockIndex = -1;
-  let openBlock: { kind: 'text' } | { kind: 'tool'; index: number } | null = null;
-  const start = () => {
-    if (started) return;
-    started = true;
-    out += sseEvent('message_start', {
-      type: 'message_start',
-      message: {
-        id: newMessageId(),
-        type: 'message',
-        role: 'assistant',
-        model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 0, output_tokens: 0 },
+export function createAnthropicStreamTranslator(model: string): StreamTranslator {
+  return createStreamTranslator((write) => {
+    let blockIndex = -1;
+    let openBlock: { kind: 'text' } | { kind: 'tool'; index: number } | null = null;
+    const closeBlock = () => {
+      if (openBlock === null) return;
+      write(sseEvent('content_block_stop', { type: 'content_block_stop', index: blockIndex }));
+      openBlock = null;
+    };
+    return {
+      open() {
+        write(
+          sseEvent('message_start', {
+            type: 'message_start',
+            message: {
+              id: newMessageId(),
+              type: 'message',
+              role: 'assistant',
+              model,
+              content: [],
+              stop_reason: null,
+              stop_sequence: null,
+              usage: { input_tokens: 0, output_tokens: 0 },
+            },
+          }),
+        );
+        write(sseEvent('ping', { type: 'ping' }));
       },
-    });
-    out += sseEvent('ping', { type: 'ping' });
-  };
-  const closeBlock = () => {
-    if (openBlock === null) return;
-    out += sseEvent('content_block_stop', { type: 'content_block_stop', index: blockIndex });
-    openBlock = null;
-  };
-  const reader = createChatStreamReader({
-    text(delta) {
-      if (openBlock?.kind !== 'text') {
+      text(delta) {
+        if (openBlock?.kind !== 'text') {
+          closeBlock();
+          blockIndex++;
+          openBlock = { kind: 'text' };
+          write(
+            sseEvent('content_block_start', {
+              type: 'content_block_start',
+              index: blockIndex,
+              content_block: { type: 'text', text: '' },
+            }),
+          );
+        }
+        write(
+          sseEvent('content_block_delta', {
+            type: 'content_block_delta',
+            index: blockIndex,
+            delta: { type: 'text_delta', text: delta },
+          }),
+        );
+      },
+      toolStart(index, call) {
         closeBlock();
         blockIndex++;
-        openBlock = { kind: 'text' };
-        out += sseEvent('content_block_start', {
-          type: 'content_block_start',
-          index: blockIndex,
-          content_block: { type: 'text', text: '' },
-        });
-      }
-      out += sseEvent('content_block_delta', {
-        type: 'content_block_delta',
-        index: blockIndex,
-        delta: { type: 'text_delta', text: delta },
-      });
-    },
-    toolStart(index, call) {
-      closeBlock();
-      blockIndex++;
-      openBlock = { kind: 'tool', index };
-      out += sseEvent('content_block_start', {
-        type: 'content_block_start',
-        index: blockIndex,
-        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
-      });
-    },
-    toolArguments(index, delta) {
-      // Providers stream one call's arguments at a time; a stray fragment of another call
-      // would break the client's JSON, so it is dropped.
-      if (openBlock?.kind !== 'tool' || openBlock.index !== index) return;
-      out += sseEvent('content_block_delta', {
-        type: 'content_block_delta',
-        index: blockIndex,
-        delta: { type: 'input_json_delta', partial_json: delta },
-      });
-    },
+        openBlock = { kind: 'tool', index };
+        write(
+          sseEvent('content_block_start', {
+            type: 'content_block_start',
+            index: blockIndex,
+            content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+          }),
+        );
+      },
+      toolArguments(index, delta) {
+        // Providers stream one call's arguments at a time; a stray fragment of another call
+        // would break the client's JSON, so it is dropped.
+        if (openBlock?.kind !== 'tool' || openBlock.index !== index) return;
+        write(
+          sseEvent('content_block_delta', {
+            type: 'content_block_delta',
+            index: blockIndex,
+            delta: { type: 'input_json_delta', partial_json: delta },
+          }),
+        );
+      },
+      close(answer) {
+        closeBlock();
+        write(
+          sseEvent('message_delta', {
+            type: 'message_delta',
+            delta: { stop_reason: stopReason(answer), stop_sequence: null },
+            usage: {
+              input_tokens: answer.usage?.promptTokens ?? 0,
+              output_tokens: answer.usage?.completionTokens ?? 0,
+            },
+          }),
+        );
+        write(sseEvent('message_stop', { type: 'message_stop' }));
+      },
+    };
   });
-  const take = () => {
-    const s = out;
-    out = '';
-    return s;
-  };
-  return {
-    translate(chunk) {
-      start();
-      reader.push(chunk);
-      return take();
-    },
-    end() {
-      start();
-      const answer = reader.end();
-      closeBlock();
-      out += sseEvent('message_delta', {
-        type: 'message_delta',
-        delta: { stop_reason: stopReason(answer), stop_sequence: null },
-        usage: {
-          input_tokens: answer.usage?.promptTokens ?? 0,
-          output_tokens: answer.usage?.completionTokens ?? 0,
-        },
-      });
-      out += sseEvent('message_stop', { type: 'message_stop' });
-      return take();
-    },
-  };
 }
 
 /** The assistant text of an Anthropic message (pass-through recording). */

@@ -142,3 +142,55 @@ export function createChatStreamReader(sink: ChatStreamSink): {
     completed: () => done,
   };
 }
+
+/** A streamed answer shown in another format: upstream chunks in, the client's events out. */
+export interface StreamTranslator {
+  translate(chunk: Buffer): string;
+  /** The closing events, once the upstream ended properly. */
+  end(): string;
+}
+
+/** What a format writes for a streamed answer: its opening events, each piece, its close. */
+export interface TranslatedEvents extends ChatStreamSink {
+  /** The events that open the answer, written once before anything else. */
+  open(): void;
+  /** The events that close the answer, given the whole of it. */
+  close(answer: ChatAnswer): void;
+}
+
+/**
+ * Drives a format's events over a chat stream. `eventsOf` gets `write`, which appends to what
+ * the client receives next; whatever was written is handed out after each chunk and at the end.
+ */
+export function createStreamTranslator(
+  eventsOf: (write: (events: string) => void) => TranslatedEvents,
+): StreamTranslator {
+  let out = '';
+  let opened = false;
+  const events = eventsOf((written) => {
+    out += written;
+  });
+  const reader = createChatStreamReader(events);
+  const open = () => {
+    if (opened) return;
+    opened = true;
+    events.open();
+  };
+  const take = () => {
+    const written = out;
+    out = '';
+    return written;
+  };
+  return {
+    translate(chunk) {
+      open();
+      reader.push(chunk);
+      return take();
+    },
+    end() {
+      open();
+      events.close(reader.end());
+      return take();
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ResponsesRequest } from '../../../../shared/wire-formats.ts';
 import type { ChatMessageLike } from '../../services.ts';
-import { type ChatAnswer, createChatStreamReader } from './chat-stream.ts';
+import { type ChatAnswer, createStreamTranslator, type StreamTranslator } from './chat-stream.ts';
 import { readSseEvents, sseEvent } from './sse.ts';
 
 // OpenAI Responses <-> chat completions, for a Responses client (Codex CLI) whose upstream
@@ -237,129 +237,112 @@ export function chatAnswerToResponse(frame: ResponseFrame, answer: ChatAnswer): 
 export function createResponsesStreamTranslator(
   frame: ResponseFrame,
   onComplete: (answer: ChatAnswer) => void,
-): { translate(chunk: Buffer): string; end(): string } {
-  let out = '';
-  let sequence = 0;
-  const output: Item[] = [];
-  let open:
-    | { kind: 'text'; id: string; text: string }
-    | {
-        kind: 'tool';
-        id: string;
-        index: number;
-        call: { id: string; name: string; arguments: string };
-      }
-    | null = null;
-  const emit = (type: string, fields: Item) => {
-    out += sseEvent(type, { type, sequence_number: sequence++, ...fields });
-  };
-  let started = false;
-  const start = () => {
-    if (started) return;
-    started = true;
-    emit('response.created', { response: responseObject(frame, [], null) });
-    emit('response.in_progress', { response: responseObject(frame, [], null) });
-  };
-  const close = () => {
-    if (open === null) return;
-    const outputIndex = output.length;
-    if (open.kind === 'text') {
-      const part = { type: 'output_text', text: open.text, annotations: [], logprobs: [] };
-      emit('response.output_text.done', {
-        item_id: open.id,
-        output_index: outputIndex,
-        content_index: 0,
-        text: open.text,
-        logprobs: [],
-      });
-      emit('response.content_part.done', {
-        item_id: open.id,
-        output_index: outputIndex,
-        content_index: 0,
-        part,
-      });
-      const item = messageItem(open.id, open.text, 'completed');
-      emit('response.output_item.done', { output_index: outputIndex, item });
-      output.push(item);
-    } else {
-      emit('response.function_call_arguments.done', {
-        item_id: open.id,
-        output_index: outputIndex,
-        name: open.call.name,
-        arguments: open.call.arguments,
-      });
-      const item = functionCallItem(open.id, open.call, 'completed');
-      emit('response.output_item.done', { output_index: outputIndex, item });
-      output.push(item);
-    }
-    open = null;
-  };
-  const reader = createChatStreamReader({
-    text(delta) {
-      if (open?.kind !== 'text') {
-        close();
-        open = { kind: 'text', id: newItemId('msg'), text: '' };
-        emit('response.output_item.added', {
-          output_index: output.length,
-          item: messageItem(open.id, '', 'in_progress'),
+): StreamTranslator {
+  return createStreamTranslator((write) => {
+    let sequence = 0;
+    const output: Item[] = [];
+    let current:
+      | { kind: 'text'; id: string; text: string }
+      | {
+          kind: 'tool';
+          id: string;
+          index: number;
+          call: { id: string; name: string; arguments: string };
+        }
+      | null = null;
+    const emit = (type: string, fields: Item) => {
+      write(sseEvent(type, { type, sequence_number: sequence++, ...fields }));
+    };
+    const closeItem = () => {
+      if (current === null) return;
+      const outputIndex = output.length;
+      if (current.kind === 'text') {
+        const part = { type: 'output_text', text: current.text, annotations: [], logprobs: [] };
+        emit('response.output_text.done', {
+          item_id: current.id,
+          output_index: outputIndex,
+          content_index: 0,
+          text: current.text,
+          logprobs: [],
         });
-        emit('response.content_part.added', {
-          item_id: open.id,
+        emit('response.content_part.done', {
+          item_id: current.id,
+          output_index: outputIndex,
+          content_index: 0,
+          part,
+        });
+        const item = messageItem(current.id, current.text, 'completed');
+        emit('response.output_item.done', { output_index: outputIndex, item });
+        output.push(item);
+      } else {
+        emit('response.function_call_arguments.done', {
+          item_id: current.id,
+          output_index: outputIndex,
+          name: current.call.name,
+          arguments: current.call.arguments,
+        });
+        const item = functionCallItem(current.id, current.call, 'completed');
+        emit('response.output_item.done', { output_index: outputIndex, item });
+        output.push(item);
+      }
+      current = null;
+    };
+    return {
+      open() {
+        emit('response.created', { response: responseObject(frame, [], null) });
+        emit('response.in_progress', { response: responseObject(frame, [], null) });
+      },
+      text(delta) {
+        if (current?.kind !== 'text') {
+          closeItem();
+          current = { kind: 'text', id: newItemId('msg'), text: '' };
+          emit('response.output_item.added', {
+            output_index: output.length,
+            item: messageItem(current.id, '', 'in_progress'),
+          });
+          emit('response.content_part.added', {
+            item_id: current.id,
+            output_index: output.length,
+            content_index: 0,
+            part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+          });
+        }
+        current.text += delta;
+        emit('response.output_text.delta', {
+          item_id: current.id,
           output_index: output.length,
           content_index: 0,
-          part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+          delta,
+          logprobs: [],
         });
-      }
-      open.text += delta;
-      emit('response.output_text.delta', {
-        item_id: open.id,
-        output_index: output.length,
-        content_index: 0,
-        delta,
-        logprobs: [],
-      });
-    },
-    toolStart(index, call) {
-      close();
-      open = { kind: 'tool', id: newItemId('fc'), index, call: { ...call, arguments: '' } };
-      emit('response.output_item.added', {
-        output_index: output.length,
-        item: functionCallItem(open.id, open.call, 'in_progress'),
-      });
-    },
-    toolArguments(index, delta) {
-      if (open?.kind !== 'tool' || open.index !== index) return;
-      open.call.arguments += delta;
-      emit('response.function_call_arguments.delta', {
-        item_id: open.id,
-        output_index: output.length,
-        delta,
-      });
-    },
+      },
+      toolStart(index, call) {
+        closeItem();
+        current = { kind: 'tool', id: newItemId('fc'), index, call: { ...call, arguments: '' } };
+        emit('response.output_item.added', {
+          output_index: output.length,
+          item: functionCallItem(current.id, current.call, 'in_progress'),
+        });
+      },
+      toolArguments(index, delta) {
+        if (current?.kind !== 'tool' || current.index !== index) return;
+        current.call.arguments += delta;
+        emit('response.function_call_arguments.delta', {
+          item_id: current.id,
+          output_index: output.length,
+          delta,
+        });
+      },
+      close(answer) {
+        closeItem();
+        onComplete(answer);
+        const response = responseObject(frame, output, answer);
+        emit(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', {
+          response,
+        });
+      },
+    };
   });
-  const take = () => {
-    const s = out;
-    out = '';
-    return s;
-  };
-  return {
-    translate(chunk) {
-      start();
-      reader.push(chunk);
-      return take();
-    },
-    end() {
-      start();
-      const answer = reader.end();
-      close();
-      onComplete(answer);
-      const response = responseObject(frame, output, answer);
-      emit(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', {
-        response,
-      });
-      return take();
-    },
-  };
 }
 
 /** The assistant text of a Responses answer object (pass-through recording). */

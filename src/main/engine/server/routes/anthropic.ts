@@ -1,11 +1,9 @@
-import { forwardTranslatedChat, readWhole } from '../translated-chat.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AnthropicCountTokensRequest,
   type AnthropicMessage,
   AnthropicMessagesRequest,
 } from '../../../../shared/wire-formats.ts';
-import { isCairnError } from '../../errors.ts';
 import { countTokens } from '../../memory/tokens.ts';
 import type { ChatMessageLike, EngineServices, UpstreamClient } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
@@ -26,16 +24,15 @@ import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
 import { answerWithoutAgent } from '../no-agent-header.ts';
 import { placeMemory } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
+import { forwardTranslatedChat } from '../translated-chat.ts';
 import {
-  AGENT_HEADER,
-  CONVERSATION_HEADER,
   clientAbortSignal,
   clientGone,
-  deriveConversationId,
-  headerValue,
-  pipeStream,
+  readWhole,
+  passThrough,
   type StreamShape,
-} from './proxy.ts';
+} from '../upstream-relay.ts';
+import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
 
 // Anthropic Messages (DESIGN §9), for clients such as Claude Code (ANTHROPIC_BASE_URL, the
 // agent header via ANTHROPIC_CUSTOM_HEADERS). With an Anthropic upstream configured the request
@@ -58,7 +55,7 @@ export interface AnthropicRouteOptions {
   anthropicUpstream: UpstreamClient | null;
 }
 
-const ANTHROPIC_STREAM_ERRORS: Pick<StreamShape, 'errorEvent'> = {
+const ANTHROPIC_STREAM_ERRORS: StreamShape = {
   errorEvent: (err) => sseEvent('error', anthropicErrorBody(err.status, err.message)),
 };
 
@@ -109,13 +106,7 @@ async function prepareMemory(
   const conversationId =
     headerValue(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
     deriveConversationId(agentId, messages as unknown as ChatMessageLike[]);
-  let newest = -1;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]!.role === 'user') {
-      newest = i;
-      break;
-    }
-  }
+  const newest = messages.findLastIndex((m) => m.role === 'user');
   const toolOnly = newest >= 0 && isToolResultsOnly(messages[newest]!);
   const placed = await placeMemory(deps, {
     protocol: 'anthropic',
@@ -203,42 +194,25 @@ export function registerAnthropicRoutes(
         const payload = changed
           ? JSON.stringify({ ...original, messages: prepared.messages })
           : (request.rawBody ?? JSON.stringify(original));
-        let res: UpstreamResponse;
-        try {
-          res = await anthropic.forward({
+        return passThrough({
+          reply,
+          upstream: anthropic,
+          request: {
             method: 'POST',
             path: '/v1/messages',
             body: payload,
             headers: anthropicHeaders(request),
             anyStatus: true,
-            signal: abort.signal,
-          });
-        } catch (err) {
-          if (abort.signal.aborted && !isCairnError(err)) return clientGone(reply);
-          throw err;
-        }
-        passResponseHeaders(reply, res);
-        if (res.status >= 200 && res.status < 300 && res.contentType?.includes('event-stream')) {
-          const { sse, ok } = await pipeStream(reply, res, anthropic, abort, log, {
-            ...ANTHROPIC_STREAM_ERRORS,
-          });
-          if (ok && turn) {
-            turn.recordAnswer(() => {
-              const { text, completed } = readAnthropicSse(sse);
-              return completed ? text : null;
-            });
-          }
-          return reply;
-        }
-        const text = await readWhole(res, abort);
-        if (text === null) return clientGone(reply);
-        untouched.add(request);
-        reply
-          .code(res.status)
-          .header('content-type', res.contentType ?? 'application/json')
-          .send(text);
-        if (turn && res.status < 300) turn.recordAnswer(() => anthropicAnswerText(text));
-        return reply;
+          },
+          abort,
+          log,
+          stream: ANTHROPIC_STREAM_ERRORS,
+          turn,
+          streamedText: readAnthropicSse,
+          wholeText: anthropicAnswerText,
+          onResponse: (res) => passResponseHeaders(reply, res),
+          beforeWhole: () => untouched.add(request),
+        });
       }
 
       // Translated to the OpenAI-compatible upstream.
@@ -249,11 +223,7 @@ export function registerAnthropicRoutes(
         abort,
         log,
         chat: anthropicToChat({ ...body, messages: prepared.messages }),
-        stream: {
-          translate: translator.translate,
-          end: translator.end,
-          ...ANTHROPIC_STREAM_ERRORS,
-        },
+        stream: { ...translator, ...ANTHROPIC_STREAM_ERRORS },
         turn,
       });
       if (answer === null) return reply;

@@ -7,7 +7,6 @@
 // (server/ollama-openai.ts). /api/generate is autocomplete traffic and never gets memory; a
 // chat request without messages (load) or with `keep_alive: 0` and none (unload) is a model
 // control request and is never touched. Errors answer in Ollama's shape `{"error": "..."}`.
-import { pipeStream, type StreamShape } from './proxy.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   OllamaChatRequest,
@@ -16,10 +15,9 @@ import {
   OllamaShowRequest,
 } from '../../../../shared/ollama.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
-import { CairnError, isCairnError } from '../../errors.ts';
+import { CairnError } from '../../errors.ts';
 import type { ChatMessageLike, EngineServices, UpstreamClient } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
-import type { UpstreamResponse } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { MEMORY_HEADER, memoryHeaderValue, type MemoryTurn } from '../memory-turn.ts';
 import {
@@ -36,7 +34,18 @@ import {
 import { answerWithoutAgent } from '../no-agent-header.ts';
 import { placeMemory } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
-import { deriveConversationId } from './proxy.ts';
+import {
+  clientAbortSignal,
+  clientGone,
+  forwardForClient,
+  isEventStream,
+  parseUpstreamJson,
+  pipeStream,
+  readAnswer,
+  readWhole,
+  type StreamShape,
+} from '../upstream-relay.ts';
+import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
 
 export interface OllamaRouteOptions {
   background: BackgroundTasks;
@@ -47,19 +56,6 @@ export interface OllamaRouteOptions {
 }
 
 const NDJSON = 'application/x-ndjson';
-const AGENT_HEADER = 'x-osaurus-agent-id';
-const CONVERSATION_HEADER = 'x-osaurus-conversation-id';
-
-/** A header's value, trimmed; null when absent or empty. Ids are at most 200 characters. */
-function idHeader(request: FastifyRequest, name: string, field: string): string | null {
-  const raw = request.headers[name];
-  const v = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-  if (v === '') return null;
-  if (v.length > 200) {
-    throw new CairnError(ErrorCode.ValidationFailed, `${field} is at most 200 characters.`);
-  }
-  return v;
-}
 
 /**
  * The API's errors (`{"error":{"message",...}}`, from the one error handler, the security
@@ -82,51 +78,10 @@ async function ollamaErrorShape(
   return payload;
 }
 
-/** Aborts when the client goes away before the response was fully written. */
-function clientAbort(reply: FastifyReply): AbortController {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller;
-}
-
-/** The client closed the connection: nothing can be sent; end the request quietly. */
-function endQuietly(reply: FastifyReply): FastifyReply {
-  reply.hijack();
-  if (!reply.raw.destroyed) reply.raw.destroy();
-  return reply;
-}
-
 /** How a relayed answer ends when it fails after the headers: Ollama's error line. */
 const NDJSON_ERRORS: Pick<StreamShape, 'errorEvent'> = {
   errorEvent: (err) => JSON.stringify({ error: err.message }) + '\n',
 };
-
-/** Reads a whole upstream answer; a cut-off answer is an upstream error (502). */
-async function readAll(res: UpstreamResponse): Promise<string> {
-  try {
-    return await res.text();
-  } catch (err) {
-    if (isCairnError(err)) throw err;
-    throw new CairnError(
-      ErrorCode.UpstreamError,
-      'The upstream provider closed the connection before the answer was complete.',
-      { status: 502, cause: err },
-    );
-  }
-}
-
-function parseUpstreamJson<T>(text: string): T {
-  try {
-    return JSON.parse(text) as T;
-  } catch (err) {
-    throw new CairnError(ErrorCode.UpstreamError, 'The upstream provider sent invalid JSON.', {
-      status: 502,
-      cause: err,
-    });
-  }
-}
 
 /** The assistant text of a native Ollama answer (NDJSON stream or one object). */
 export function readOllamaAnswer(text: string): { text: string; completed: boolean } {
@@ -177,16 +132,9 @@ export function registerOllamaRoutes(
     path: string,
     payload?: string,
   ): Promise<{ reply: FastifyReply; answer: Promise<string | null> }> => {
-    const abort = clientAbort(reply);
-    let res: UpstreamResponse;
-    try {
-      res = await upstream.forward({ method, path, body: payload, signal: abort.signal });
-    } catch (err) {
-      if (abort.signal.aborted && !isCairnError(err)) {
-        return { reply: endQuietly(reply), answer: Promise.resolve(null) };
-      }
-      throw err;
-    }
+    const abort = clientAbortSignal(reply);
+    const res = await forwardForClient(reply, upstream, { method, path, body: payload }, abort);
+    if (res === null) return { reply, answer: Promise.resolve(null) };
     const piped = pipeStream(reply, res, upstream, abort, log, {
       contentType: res.contentType ?? 'application/json',
       ...NDJSON_ERRORS,
@@ -204,22 +152,15 @@ export function registerOllamaRoutes(
     startedAt: number,
   ): Promise<{ reply: FastifyReply; answer: Promise<string | null> }> => {
     const upstream = services.upstream;
-    const abort = clientAbort(reply);
-    let res: UpstreamResponse;
-    try {
-      res = await upstream.forward({
-        method: 'POST',
-        path: call.path,
-        body: JSON.stringify(call.body),
-        signal: abort.signal,
-      });
-    } catch (err) {
-      if (abort.signal.aborted && !isCairnError(err)) {
-        return { reply: endQuietly(reply), answer: Promise.resolve(null) };
-      }
-      throw err;
-    }
-    const isSse = (res.contentType ?? '').includes('text/event-stream');
+    const abort = clientAbortSignal(reply);
+    const res = await forwardForClient(
+      reply,
+      upstream,
+      { method: 'POST', path: call.path, body: JSON.stringify(call.body) },
+      abort,
+    );
+    if (res === null) return { reply, answer: Promise.resolve(null) };
+    const isSse = isEventStream(res);
     if (isSse && stream) {
       const translator = createOllamaStreamTranslator(kind, model, startedAt);
       const piped = pipeStream(reply, res, upstream, abort, log, {
@@ -231,13 +172,8 @@ export function registerOllamaRoutes(
       const answer = piped.then(({ ok }) => (ok ? translator.text() : null));
       return { reply, answer };
     }
-    let text: string;
-    try {
-      text = await readAll(res);
-    } catch (err) {
-      if (abort.signal.aborted) return { reply: endQuietly(reply), answer: Promise.resolve(null) };
-      throw err;
-    }
+    const text = await readWhole(res, abort);
+    if (text === null) return { reply: clientGone(reply), answer: Promise.resolve(null) };
     let out: Record<string, unknown>;
     if (isSse) {
       // A stream the client did not ask for (an upstream that ignores stream: false).
@@ -288,9 +224,9 @@ export function registerOllamaRoutes(
   /** The OpenAI-compatible upstream's model list. */
   const openAiModels = async (reply: FastifyReply) => {
     const upstream = services.upstream;
-    const abort = clientAbort(reply);
+    const abort = clientAbortSignal(reply);
     const res = await upstream.forward({ method: 'GET', path: '/models', signal: abort.signal });
-    return parseUpstreamJson<Parameters<typeof tagsFromOpenAiModels>[0]>(await readAll(res));
+    return parseUpstreamJson<Parameters<typeof tagsFromOpenAiModels>[0]>(await readAnswer(res));
   };
 
   app.post(
@@ -321,7 +257,7 @@ export function registerOllamaRoutes(
     async (request, reply) => {
       const startedAt = clock.now();
       const body = parseWith(OllamaChatRequest, request.body);
-      const agentId = idHeader(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
+      const agentId = headerValue(request, AGENT_HEADER, 'X-Osaurus-Agent-Id');
       let messages = body.messages ?? [];
       // A load or unload request: nothing to answer, nothing to remember.
       if (messages.length === 0) {
@@ -343,7 +279,7 @@ export function registerOllamaRoutes(
         // upstream may know models the OpenAI-compatible one does not).
         const model = native ? null : body.model;
         const placed = await placeChatMemory(request, reply, agentId, messages, startedAt, model);
-        if (placed === null) return endQuietly(reply);
+        if (placed === null) return clientGone(reply);
         reply.header(MEMORY_HEADER, placed.header);
         if (placed.messages !== messages) {
           messages = placed.messages;
@@ -394,15 +330,9 @@ export function registerOllamaRoutes(
     model: string | null,
   ): Promise<{ turn: MemoryTurn | null; header: string; messages: OllamaMessage[] } | null> => {
     const conversationId =
-      idHeader(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
+      headerValue(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
       deriveConversationId(agentId, messages as ChatMessageLike[]);
-    let latestUser = -1;
-    for (let i = messages.length - 1; i >= 0; i--) {
-      if (messages[i]!.role === 'user') {
-        latestUser = i;
-        break;
-      }
-    }
+    const latestUser = messages.findLastIndex((m) => m.role === 'user');
     // Tool results after the newest user message: that message was answered (and recorded)
     // in the earlier turn; only this answer is recorded now.
     const toolContinuation =
@@ -410,7 +340,7 @@ export function registerOllamaRoutes(
     const userMessages = messages.flatMap((m, index) =>
       m.role === 'user' ? [{ index, content: m.content ?? '' }] : [],
     );
-    const abort = clientAbort(reply);
+    const abort = clientAbortSignal(reply);
     try {
       const placed = await placeMemory(memoryDeps, {
         protocol: 'ollama',

@@ -1,18 +1,24 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ChatCompletionRequest } from '../../../../shared/api.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
-import { CairnError, isCairnError } from '../../errors.ts';
+import { CairnError } from '../../errors.ts';
 import type { MessageContent } from '../../memory/inject.ts';
 import { stripPrivate } from '../../text/private.ts';
-import type { ChatMessageLike, EngineServices, UpstreamClient } from '../../services.ts';
+import type { ChatMessageLike, EngineServices } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
-import type { UpstreamResponse } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import { errorBody } from '../error-handler.ts';
 import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
 import { answerWithoutAgent } from '../no-agent-header.ts';
 import { type PlacedMemory, placeMemory, type UserMessageSlot } from '../sticky-memory.ts';
+import {
+  clientAbortSignal,
+  clientGone,
+  readAnswer,
+  passThrough,
+  type StreamShape,
+} from '../upstream-relay.ts';
 import { parseWith } from '../validate.ts';
 
 // DESIGN §5: the OpenAI-compatible proxy. Without X-Osaurus-Agent-Id it is a pure
@@ -115,131 +121,10 @@ function withContents(
   );
 }
 
-/** The client closed the connection: nothing can be sent; end the request quietly. */
-export function clientGone(reply: FastifyReply): FastifyReply {
-  reply.hijack();
-  if (!reply.raw.destroyed) reply.raw.destroy();
-  return reply;
-}
-
-/** Aborts when the client goes away before the response was fully written. */
-export function clientAbortSignal(reply: FastifyReply): AbortController {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller;
-}
-
-/** How a stream is shown to the client: as it came, or translated to another format. */
-export interface StreamShape {
-  /** The content type of the client's stream (default: the upstream's). */
-  contentType?: string;
-  /** What the client gets for an upstream chunk ('' = nothing yet); default: the chunk. */
-  translate?(chunk: Buffer): string | Buffer;
-  /** Written after the upstream ended properly (a translated stream's closing events). */
-  end?(): string;
-  /** The event that tells the client the stream failed, in its format. */
-  errorEvent(err: CairnError): string;
-}
-
 /** An OpenAI chat stream passed through as it came. */
 export const OPENAI_STREAM: StreamShape = {
   errorEvent: (err) => `data: ${JSON.stringify(errorBody(err))}\n\n`,
 };
-
-/**
- * Writes each upstream chunk to the client as it arrives (no buffering) and keeps a copy
- * for recording. Resolves ok=false when the client left, the upstream broke off, or it went
- * silent for longer than the timeout (the client then gets an error event).
- */
-export function pipeStream(
-  reply: FastifyReply,
-  res: UpstreamResponse,
-  upstream: UpstreamClient,
-  abort: AbortController,
-  log: EngineServices['logger'],
-  shape: StreamShape = OPENAI_STREAM,
-): Promise<{ sse: string; ok: boolean }> {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(res.status, {
-    ...(reply.getHeaders() as Record<string, string>),
-    'content-type': shape.contentType ?? res.contentType ?? 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  raw.flushHeaders();
-  const body = res.body;
-  const chunks: Buffer[] = [];
-  const idleMs = upstream.timeoutMs();
-
-  return new Promise((resolve) => {
-    let done = false;
-    let idle: NodeJS.Timeout | undefined;
-    const finish = (failure: CairnError | null, ok: boolean) => {
-      if (done) return;
-      done = true;
-      clearTimeout(idle);
-      body.off('data', onData);
-      if (!body.destroyed && !ok) body.destroy();
-      if (ok && shape.end && !raw.writableEnded && !raw.destroyed) raw.write(shape.end());
-      if (failure && !raw.writableEnded && !raw.destroyed) raw.write(shape.errorEvent(failure));
-      if (!raw.writableEnded) raw.end();
-      resolve({ sse: ok ? Buffer.concat(chunks).toString('utf8') : '', ok });
-    };
-    const armIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(
-        () =>
-          finish(
-            new CairnError(
-              ErrorCode.UpstreamTimeout,
-              `The upstream provider stopped sending for ${Math.round(idleMs / 1000)} s.`,
-            ),
-            false,
-          ),
-        idleMs,
-      );
-    };
-    const onData = (chunk: Buffer) => {
-      if (abort.signal.aborted) return;
-      const out = shape.translate ? shape.translate(chunk) : chunk;
-      if (out.length > 0) raw.write(out);
-      chunks.push(chunk);
-      armIdle();
-    };
-    armIdle();
-    body.on('data', onData);
-    body.once('end', () => finish(null, !abort.signal.aborted));
-    body.once('error', (err) => {
-      if (abort.signal.aborted) return finish(null, false);
-      log.warn('upstream stream broke', { err: err.message });
-      finish(
-        new CairnError(
-          ErrorCode.UpstreamError,
-          'The upstream provider closed the stream before the answer was complete.',
-          { status: 502 },
-        ),
-        false,
-      );
-    });
-    body.once('close', () => {
-      if (done) return;
-      if (abort.signal.aborted) return finish(null, false);
-      finish(
-        new CairnError(
-          ErrorCode.UpstreamError,
-          'The upstream provider closed the stream before the answer was complete.',
-          { status: 502 },
-        ),
-        false,
-      );
-    });
-    abort.signal.addEventListener('abort', () => finish(null, false), { once: true });
-  });
-}
 
 export function registerProxyRoutes(
   app: FastifyInstance,
@@ -264,13 +149,7 @@ export function registerProxyRoutes(
       const conversationId =
         headerValue(request, CONVERSATION_HEADER, 'X-Osaurus-Conversation-Id') ??
         deriveConversationId(agentId, messages);
-      let latestUser = -1;
-      for (let i = messages.length - 1; i >= 0; i--) {
-        if (messages[i]!.role === 'user') {
-          latestUser = i;
-          break;
-        }
-      }
+      const latestUser = messages.findLastIndex((m) => m.role === 'user');
       // A tool-result continuation ends with tool messages: its user message was answered
       // (and recorded, with its block) in the earlier turn; only the answer is recorded now.
       const toolContinuation =
@@ -307,73 +186,34 @@ export function registerProxyRoutes(
       answerWithoutAgent(services, request, reply, 'chat');
     }
 
-    let res: UpstreamResponse;
-    try {
-      res = await upstream.forward({
-        method: 'POST',
-        path: '/chat/completions',
-        body: payload,
-        signal: abort.signal,
-      });
-    } catch (err) {
-      if (abort.signal.aborted && !isCairnError(err)) return clientGone(reply);
-      throw err;
-    }
-
-    const isSse = (res.contentType ?? '').includes('text/event-stream');
-    if (isSse) {
-      const { sse, ok } = await pipeStream(reply, res, upstream, abort, log);
-      // Parsing and recording wait for a quiet moment: nobody waits for them.
-      if (ok && turn) {
-        turn.recordAnswer(() => {
-          const { text, completed } = readSseTranscript(sse);
-          return completed ? text : null;
-        });
-      }
-      return reply;
-    }
-
-    let text: string;
-    try {
-      text = await res.text();
-    } catch (err) {
-      if (abort.signal.aborted) return clientGone(reply);
-      if (isCairnError(err)) throw err;
-      throw new CairnError(
-        ErrorCode.UpstreamError,
-        'The upstream provider closed the connection before the answer was complete.',
-        { status: 502, cause: err },
-      );
-    }
-    reply
-      .code(res.status)
-      .header('content-type', res.contentType ?? 'application/json')
-      .send(text);
-    turn?.recordAnswer(() => {
-      let content: unknown;
-      try {
-        content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] })
-          .choices?.[0]?.message?.content;
-      } catch {
-        log.warn('upstream answer is not JSON; turn not recorded');
-        return null;
-      }
-      return typeof content === 'string' ? content : '';
+    return passThrough({
+      reply,
+      upstream,
+      request: { method: 'POST', path: '/chat/completions', body: payload },
+      abort,
+      log,
+      stream: OPENAI_STREAM,
+      turn,
+      streamedText: readSseTranscript,
+      wholeText: (text) => {
+        let content: unknown;
+        try {
+          content = (JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] })
+            .choices?.[0]?.message?.content;
+        } catch {
+          log.warn('upstream answer is not JSON; turn not recorded');
+          return null;
+        }
+        return typeof content === 'string' ? content : '';
+      },
     });
-    return reply;
   });
 
   app.get('/v1/models', async (request, reply) => {
     const upstream = services.upstream;
     const abort = clientAbortSignal(reply);
     const res = await upstream.forward({ method: 'GET', path: '/models', signal: abort.signal });
-    const text = await res.text().catch((err: unknown) => {
-      throw new CairnError(
-        ErrorCode.UpstreamError,
-        'The upstream provider closed the connection before the answer was complete.',
-        { status: 502, cause: err },
-      );
-    });
+    const text = await readAnswer(res);
     return reply
       .code(res.status)
       .header('content-type', res.contentType ?? 'application/json')

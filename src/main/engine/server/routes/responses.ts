@@ -1,13 +1,11 @@
-import { forwardTranslatedChat, readWhole } from '../translated-chat.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResponsesRequest } from '../../../../shared/wire-formats.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
-import { CairnError, isCairnError } from '../../errors.ts';
+import { CairnError } from '../../errors.ts';
 import type { MessageContent } from '../../memory/inject.ts';
 import type { ChatMessageLike, EngineServices } from '../../services.ts';
 import { loadResponseChain, pruneResponses, saveResponse } from '../../store/response-chain.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
-import type { UpstreamResponse } from '../../upstream/upstream-client.ts';
 import type { BackgroundTasks } from '../background.ts';
 import type { ChatAnswer } from '../formats/chat-stream.ts';
 import {
@@ -28,15 +26,9 @@ import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
 import { answerWithoutAgent } from '../no-agent-header.ts';
 import { placeMemory, type UserMessageSlot } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
-import {
-  AGENT_HEADER,
-  CONVERSATION_HEADER,
-  clientAbortSignal,
-  clientGone,
-  deriveConversationId,
-  headerValue,
-  pipeStream,
-} from './proxy.ts';
+import { forwardTranslatedChat } from '../translated-chat.ts';
+import { clientAbortSignal, clientGone, passThrough, type StreamShape } from '../upstream-relay.ts';
+import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
 
 // OpenAI Responses (DESIGN §9), for clients such as Codex CLI. When the OpenAI-compatible
 // upstream serves /responses itself (a setting: engine config `upstreamResponses`, CLI
@@ -141,8 +133,8 @@ export function registerResponsesRoutes(
 ): void {
   const log = services.logger.child('responses');
   const deps = { services, background: options.background, writer: options.writer };
-  const streamErrors = {
-    errorEvent: (err: CairnError) => responsesErrorEvent(err.code, err.message),
+  const streamErrors: StreamShape = {
+    errorEvent: (err) => responsesErrorEvent(err.code, err.message),
   };
 
   app.post('/v1/responses', { bodyLimit: options.bodyLimit }, async (request, reply) => {
@@ -190,36 +182,17 @@ export function registerResponsesRoutes(
         prepared.input !== body.input
           ? JSON.stringify({ ...original, input: prepared.input })
           : (request.rawBody ?? JSON.stringify(original));
-      let res: UpstreamResponse;
-      try {
-        res = await upstream.forward({
-          method: 'POST',
-          path: '/responses',
-          body: payload,
-          signal: abort.signal,
-        });
-      } catch (err) {
-        if (abort.signal.aborted && !isCairnError(err)) return clientGone(reply);
-        throw err;
-      }
-      if (res.contentType?.includes('event-stream')) {
-        const { sse, ok } = await pipeStream(reply, res, upstream, abort, log, streamErrors);
-        if (ok && turn) {
-          turn.recordAnswer(() => {
-            const { text, completed } = readResponsesSse(sse);
-            return completed ? text : null;
-          });
-        }
-        return reply;
-      }
-      const text = await readWhole(res, abort);
-      if (text === null) return clientGone(reply);
-      reply
-        .code(res.status)
-        .header('content-type', res.contentType ?? 'application/json')
-        .send(text);
-      turn?.recordAnswer(() => responseAnswerText(text));
-      return reply;
+      return passThrough({
+        reply,
+        upstream,
+        request: { method: 'POST', path: '/responses', body: payload },
+        abort,
+        log,
+        stream: streamErrors,
+        turn,
+        streamedText: readResponsesSse,
+        wholeText: responseAnswerText,
+      });
     }
 
     // Translated to chat completions.
@@ -251,7 +224,7 @@ export function registerResponsesRoutes(
       abort,
       log,
       chat,
-      stream: { translate: translator.translate, end: translator.end, ...streamErrors },
+      stream: { ...translator, ...streamErrors },
       turn,
     });
     if (answer === null) return reply;
