@@ -125,6 +125,13 @@ describe('questions about the user in any wording (word meaning from the static 
     'Remind me, which city am I in?',
     'Where will I be working after Christmas?',
     'What kind of work do I do?',
+    // The user as the object of the question.
+    'Who lives with me?',
+    'What pets live with us?',
+    'Which foods make me ill?',
+    // Too few content words for word meaning to judge: the shape decides.
+    'What am I into these days?',
+    'What am I doing this weekend?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -140,6 +147,16 @@ describe('questions about the user in any wording (word meaning from the static 
     'What do I do about a leaking tap?',
     'Write a haiku about autumn',
     'In Python, how do I reverse a list in place?',
+    // About the material at hand, however personal the grammar.
+    'What am I missing in this proof?',
+    'Where am I going wrong with this recursion?',
+    'What do I name this variable?',
+    'What are we supposed to return here?',
+    'What do I need for a sourdough starter?',
+    // The user as object, but nothing people state about themselves.
+    'What would help me sleep better?',
+    'What can you tell me about Rome?',
+    'Which command shows me hidden files?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

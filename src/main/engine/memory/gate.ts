@@ -55,7 +55,7 @@ const RECALL =
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
 const PREFERENCE =
-  /\b(my favou?rite|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|need|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
+  /\b(my favou?rite|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
 /** The user (or their circle) in the message: "my", "our", "we", "did I", "I went"... */
 const PERSONAL =
   /\b(my|our|ours|we|myself|(?:did|have|had|was) i|i (?!need\b)\w+ed|i (?:went|was|did|had|have|said|told|mentioned|met|visited|saw|bought|got|moved|started|lived|worked|used|tried|made|took|ate|read|watched|wrote|asked|decided|planned|like|love|prefer))\b/iu;
@@ -67,7 +67,7 @@ const ADVICE =
  *  have I read", "what medication am I taking", "the plan we made", "what did the doctor
  *  tell me". */
 const OWN_PAST =
-  /\b(?:(?:did|have|had|was|were) (?:i|we)\b|(?:am i|are we|i am|i['’]m|we are|we['’]re) \w+ing\b|did (?:\w+ ){1,3}(?:tell|give|send|show|ask) (?:me|us)\b|(?:i|we) (?:gave|sent|shared|showed|made|agreed|promised|chose|bought|met|read|(?!need\b)\w{2,}ed)\b)/iu;
+  /\b(?:(?:did|have|had|was|were) (?:i|we)\b|(?:am i|are we|i am|i['’]m|we are|we['’]re) \w+ing\b|did (?:\w+ ){1,3}(?:tell|give|send|show|ask) (?:me|us)\b|(?:i|we) (?:gave|sent|shared|showed|made|agreed|promised|chose|bought|met|read|(?!need\b|supposed\b)\w{2,}ed)\b)/iu;
 /** A name used the way people and pets are talked about: "Anna's birthday", "did Tom say". */
 const PERSON_USE_AFTER =
   /^['’]s\s+(?:birthday|age|name|job|work|wife|husband|partner|kids?|children|son|daughter|mom|mother|dad|father|sister|brother|friend|family|dog|cat|pet|hobby|hobbies|favou?rite|plans?|house|home|address|phone|number|email|health|wedding|party)\b|^\s+(?:say|said|tell|told|mention|mentioned|go|went|visit|visited|move|moved|start|started|get|got|buy|bought|meet|met|call|called|marry|married|adopt|adopted|feel|felt|think|thought|like|likes|love|loves|doing)\b/iu;
@@ -77,6 +77,14 @@ const MY_THING =
   /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv)(?:\w+)\b/iu;
 const QUESTION =
   /(\?\s*$)|^\s*(?:what|who|whom|whose|where|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me)\b/iu;
+
+/**
+ * A question about the material in front of the user ("this proof", "these tests", "what do
+ * I return here?") is about that material, not about the user's life, however personal its
+ * grammar. Times ("this weekend") point the other way.
+ */
+const AT_HAND =
+  /\b(?:this|these)\s+(?!(?:days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip)\b)[\p{L}]+|\bhere\s*[?.!]*\s*$/iu;
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
@@ -113,7 +121,13 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (EPISODE_DATED.test(text) && (named || personal)) return 'episode';
   if (recall || PREFERENCE.test(text)) return 'pinned';
   if (named) return 'pinned';
-  if ((MY_THING.test(text) || OWN_PAST.test(text)) && QUESTION.test(text) && !task && !advice)
+  if (
+    (MY_THING.test(text) || OWN_PAST.test(text)) &&
+    QUESTION.test(text) &&
+    !task &&
+    !advice &&
+    !AT_HAND.test(text)
+  )
     return 'pinned';
   if (!task && asksAboutOwnLife(text, ctx)) return 'pinned';
   return 'none';
@@ -145,6 +159,24 @@ const THERE_ABOUT_USER = new RegExp(
   'iu',
 );
 /**
+ * "What animals live with us?", "Who lives with me?", "What food could send me to hospital?":
+ * the user is the object. Said of the world as often as of the user ("What would help me
+ * sleep?"), so these need a clearer pointer to something people state about themselves.
+ */
+const WH_USER_OBJECT = new RegExp(
+  String.raw`${LEAD_IN}(?:what|which|who|whom|where)\b(?![^?.!]{0,40}?\byou\b)[^?.!]{0,40}?\b(?:me|us)\b`,
+  'iu',
+);
+/** The relation score an object-form question needs (a relation clearly named). */
+const OBJECT_MIN_RELATION_SCORE = 0.4;
+/**
+ * "What do I get around on now?": a question about the user with at most this many content
+ * words says too little for word meaning to judge ("get around" is two stop words); the shape
+ * decides, as it does before the vectors load.
+ */
+const TERSE_MAX_CONTENT_WORDS = 1;
+
+/**
  * "should I", "can we", "do I need", "am I supposed to", "what do I do if/about": asking what to do
  * (or whether something is correct), not what is true of the user.
  */
@@ -170,14 +202,22 @@ const LIFE_MIN_RELATION_SCORE = 0.2;
 export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
   const head = text.slice(0, 300);
   if (!QUESTION.test(head)) return false;
+  if (ADVICE_MODAL.test(head) || AT_HAND.test(head)) return false;
   const shaped =
     YES_NO_ABOUT_USER.test(head) || WH_ABOUT_USER.test(head) || THERE_ABOUT_USER.test(head);
-  if (!shaped || ADVICE_MODAL.test(head)) return false;
+  if (!shaped) return isObjectQuestion(head, ctx);
   if (HOW_DO_I.test(head)) return isHabitQuestion(head, ctx);
   // Without word meaning (the vectors still loading in the first seconds after start, or
   // none known for the words) the shape of the question decides alone.
   const best = ctx.relationsOf?.(head)[0];
-  return best === undefined || best.score >= LIFE_MIN_RELATION_SCORE;
+  if (best === undefined || best.score >= LIFE_MIN_RELATION_SCORE) return true;
+  return queryTerms(head).length <= TERSE_MAX_CONTENT_WORDS;
+}
+
+function isObjectQuestion(head: string, ctx: GateContext): boolean {
+  if (!ctx.relationsOf || !WH_USER_OBJECT.test(head)) return false;
+  const best = ctx.relationsOf(head)[0];
+  return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
 }
 
 function isHabitQuestion(head: string, ctx: GateContext): boolean {
