@@ -64,6 +64,15 @@ describe('schedule', () => {
       'I pick up my son every weekday at 3.',
       'User picks up their son every weekday at 3 [user|schedule|picks up their son every weekday at 3]',
     ],
+    // The time said before the subject stays with the fact.
+    [
+      'On Mondays I teach a pottery class.',
+      'User teaches a pottery class (on Mondays) [user|schedule|teaches a pottery class (on Mondays)]',
+    ],
+    [
+      'every thursday 10 to 12 I am stuck in the design review.',
+      'User is stuck in the design review (every thursday 10 to 12) [user|schedule|is stuck in the design review (every thursday 10 to 12)]',
+    ],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(schedule, sentence))).toEqual([expected]);
   });

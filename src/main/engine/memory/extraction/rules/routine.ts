@@ -1,7 +1,7 @@
 // Everyday routine: usual drink, vehicles, commute, schedule constraints.
 import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, type TypedFact } from '../fact.ts';
-import { article, nounPhrase, predicateText } from '../phrases.ts';
+import { article, joinTokens, nounPhrase, predicateText } from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
 import { isDrink, isVehicle, transportPhrase } from '../vocabulary.ts';
 
@@ -131,6 +131,36 @@ function recurring(c: Clause): boolean {
   );
 }
 
+const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$/;
+
+/** A word that says when: "every", "Thursday(s)", "weekends", a time or a date. */
+function isTimeWord(t: Tok): boolean {
+  return RECURRING.has(t.norm) || WEEKDAY.test(t.norm) || t.ent === 'TIME' || t.ent === 'DATE';
+}
+
+/**
+ * The time said before the subject ("every thursday 10 to 12 I'm in the review", "on Mondays I
+ * teach"): the predicate starts after the subject, so without this the fact would lose when.
+ */
+function frontedTime(c: Clause): string {
+  const start = c.toks.findIndex(
+    (t, i) => i < c.subjectEnd && (t.norm === 'i' || t.norm === 'we'),
+  );
+  if (start <= 0) return '';
+  const lead = c.toks.slice(0, start);
+  let from = lead.findIndex(isTimeWord);
+  if (from < 0) return '';
+  // "on Mondays", "at 9": keep the preposition that introduces the time.
+  if (from > 0 && lead[from - 1]!.pos === 'ADP') from--;
+  const time = lead.slice(from);
+  while (time.length > 0 && time.at(-1)!.pos === 'PUNCT') time.pop();
+  const text = joinTokens(time);
+  // Mid-sentence in the fact: "(on Mondays)", "(every Thursday)".
+  return time[0]!.pos === 'ADP' || RECURRING.has(time[0]!.norm)
+    ? text.charAt(0).toLowerCase() + text.slice(1)
+    : text;
+}
+
 /** "I work from home on Mondays", "I can't do meetings before 10am", "I pick up my kids at 3 every day". */
 export function schedule(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'user' || c.verbAt < 0 || !recurring(c)) return [];
@@ -141,7 +171,9 @@ export function schedule(c: Clause): TypedFact[] {
       .some((t) => ['busy', 'free', 'off', 'available', 'away', 'in', 'at', 'out'].includes(t.norm))
   )
     return [];
-  const text = predicateText(c);
-  if (text.split(' ').length < 3) return [];
+  const predicate = predicateText(c);
+  if (predicate.split(' ').length < 3) return [];
+  const when = frontedTime(c);
+  const text = when === '' ? predicate : `${predicate} (${when})`;
   return factAbout(c, 'schedule', text, text, { salience: 0.6 });
 }
