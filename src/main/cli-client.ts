@@ -2,10 +2,10 @@
 // where it is and how to authenticate, from flags or the environment, and the export's one
 // request (GET /memory/export). They never open the database themselves, so they work
 // while the desktop app or `cairn serve` owns it, and need no database key.
-import { parseArgs } from 'node:util';
 import { ErrorCode } from '../shared/errors.ts';
 import { MemoryExport } from '../shared/memory-export.ts';
 import { displayUrl, httpUrlProblem } from '../shared/urls.ts';
+import { parseFlags, UsageError } from './cli-flags.ts';
 import { CairnError } from './engine/errors.ts';
 
 export const DEFAULT_CAIRN_URL = 'http://127.0.0.1:1337';
@@ -17,45 +17,32 @@ export interface ClientOptions {
   out: string | null;
 }
 
-/** A flag or environment value the user got wrong (the CLI prints it with the usage hint). */
-export class ClientUsageError extends Error {}
-
 /**
  * --url / CAIRN_URL (default http://127.0.0.1:1337), --token / CAIRN_TOKEN (required: the
  * access token `cairn serve` printed, or `cairn token`), --agent (repeatable), --out.
  */
 export function readClientOptions(argv: string[], env: NodeJS.ProcessEnv): ClientOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
-        agent: { type: 'string', multiple: true },
-        out: { type: 'string', short: 'o' },
-      },
-    }));
-  } catch (err) {
-    throw new ClientUsageError((err as Error).message);
-  }
+  const values = parseFlags(argv, {
+    url: { type: 'string' },
+    token: { type: 'string' },
+    agent: { type: 'string', multiple: true },
+    out: { type: 'string', short: 'o' },
+  });
   const url = (values.url ?? (env.CAIRN_URL?.trim() || DEFAULT_CAIRN_URL)).replace(/\/+$/, '');
   const problem = httpUrlProblem(url);
   if (problem !== null) {
-    throw new ClientUsageError(`${values.url ? '--url' : 'CAIRN_URL'}: ${problem}`);
+    throw new UsageError(`${values.url ? '--url' : 'CAIRN_URL'}: ${problem}`);
   }
   const token = values.token ?? (env.CAIRN_TOKEN?.trim() || '');
   if (token === '') {
-    throw new ClientUsageError(
+    throw new UsageError(
       'The access token is missing: pass --token or set CAIRN_TOKEN (`cairn token` prints it).',
     );
   }
   const agents = values.agent ?? [];
   const agentProblem = agents.find((a) => a.trim() === '' || a.length > 200);
   if (agentProblem !== undefined) {
-    throw new ClientUsageError('--agent must be 1 to 200 characters.');
+    throw new UsageError('--agent must be 1 to 200 characters.');
   }
   return { url, token, agents, out: values.out ?? null };
 }

@@ -3,7 +3,6 @@
 import { writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import packageJson from '../../package.json' with { type: 'json' };
 import { type Engine, createEngine } from './engine/engine.ts';
 import { CairnError, isCairnError } from './engine/errors.ts';
@@ -14,12 +13,8 @@ import {
   databaseOpenElsewhere,
   openDataDirDatabase,
 } from './engine/store/database-file.ts';
-import {
-  ClientUsageError,
-  DEFAULT_CAIRN_URL,
-  fetchMemoryExport,
-  readClientOptions,
-} from './cli-client.ts';
+import { DEFAULT_CAIRN_URL, fetchMemoryExport, readClientOptions } from './cli-client.ts';
+import { parseFlags, UsageError } from './cli-flags.ts';
 import { runMcpStdio } from './mcp-stdio.ts';
 import { ErrorCode } from '../shared/errors.ts';
 import { displayUrl, httpUrlProblem, redactUrlsInText } from '../shared/urls.ts';
@@ -89,8 +84,6 @@ export function defaultDataDir(
   return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'cairn');
 }
 
-class UsageError extends Error {}
-
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
 function parsePort(text: string, from: string): number {
@@ -123,30 +116,20 @@ interface ServeOptions {
 }
 
 function readOptions(argv: string[], env: NodeJS.ProcessEnv): ServeOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'data-dir': { type: 'string' },
-        upstream: { type: 'string' },
-        'anthropic-upstream': { type: 'string' },
-        'upstream-responses': { type: 'boolean' },
-        'ollama-upstream': { type: 'string' },
-        'core-model': { type: 'string' },
-        'log-level': { type: 'string' },
-        'no-keychain': { type: 'boolean' },
-        'allow-host': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const values = parseFlags(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'data-dir': { type: 'string' },
+    upstream: { type: 'string' },
+    'anthropic-upstream': { type: 'string' },
+    'upstream-responses': { type: 'boolean' },
+    'ollama-upstream': { type: 'string' },
+    'core-model': { type: 'string' },
+    'log-level': { type: 'string' },
+    'no-keychain': { type: 'boolean' },
+    'allow-host': { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) throw new HelpRequested();
   const logLevel = (values['log-level'] ?? env.CAIRN_LOG_LEVEL ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -468,7 +451,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       process.stdout.write(USAGE);
       return 0;
     }
-    if (err instanceof UsageError || err instanceof ClientUsageError) {
+    if (err instanceof UsageError) {
       process.stderr.write(`cairn: ${err.message}\nRun "cairn help" for the options.\n`);
       return 2;
     }

@@ -678,6 +678,25 @@ async function clearPending(store: Store): Promise<void> {
 }
 
 /**
+ * Makes the pending key (which opens the database) the current one. A failure is only
+ * logged: the key is safe as the pending key, and the next start promotes it.
+ */
+async function promotePendingKey(
+  store: Store,
+  source: StoredSource,
+  key: Buffer,
+  logger: Logger,
+  failure: string,
+): Promise<void> {
+  try {
+    await writeStored(store, source, 'current', key);
+    await clearPending(store);
+  } catch (err) {
+    logger.warn(failure, { error: describe(err) });
+  }
+}
+
+/**
  * A rotation that stopped half-way left a pending key. Whichever of the two opens the
  * database becomes (or stays) the current key; the other is dropped.
  */
@@ -696,14 +715,13 @@ async function settlePendingRotation(
     return found;
   }
   if (keyOpensDatabase(dbPath, pending) === true) {
-    try {
-      await writeStored(store, found.source, 'current', pending);
-      await clearPending(store);
-    } catch (err) {
-      logger.warn('could not store the new key of an unfinished rekey; will retry', {
-        error: describe(err),
-      });
-    }
+    await promotePendingKey(
+      store,
+      found.source,
+      pending,
+      logger,
+      'could not store the new key of an unfinished rekey; will retry',
+    );
     logger.info('finished an interrupted rekey', { keySource: found.source });
     return { key: pending, source: found.source };
   }
@@ -744,15 +762,13 @@ export async function rotateDatabaseKey(
   const key = randomBytes(32);
   await writeStored(store, current.source, 'pending', key);
   rekeyDatabase(db, key);
-  try {
-    await writeStored(store, current.source, 'current', key);
-    await clearPending(store);
-  } catch (err) {
-    // The new key is safe as the pending key: the next start promotes it.
-    logger.warn('the new key is kept as pending; it becomes current at the next start', {
-      error: describe(err),
-    });
-  }
+  await promotePendingKey(
+    store,
+    current.source,
+    key,
+    logger,
+    'the new key is kept as pending; it becomes current at the next start',
+  );
   logger.info('database re-encrypted with a new key', { keySource: current.source });
   return { key, source: current.source, recoveryKey: formatRecoveryKey(key) };
 }

@@ -7,6 +7,7 @@ import {
 } from '../../shared/settings.ts';
 import { CairnError } from './errors.ts';
 import type { Logger } from './logger.ts';
+import { describeIssues } from './server/validate.ts';
 import type { SettingsService } from './services.ts';
 import type { Db } from './store/db.ts';
 import { loadSettings, saveSettings } from './store/settings.ts';
@@ -14,16 +15,6 @@ import { loadSettings, saveSettings } from './store/settings.ts';
 export interface SettingsServiceOptions {
   db: Db;
   logger: Logger;
-}
-
-/** A zod error as one readable sentence naming the field(s): `memoryBudgetTokens: ...`. */
-export function describeZodIssues(
-  issues: readonly { path: PropertyKey[]; message: string }[],
-): string {
-  return issues
-    .slice(0, 5)
-    .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
-    .join('; ');
 }
 
 /**
@@ -50,7 +41,7 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       if (!parsed.success) {
         throw new CairnError(
           ErrorCode.ValidationFailed,
-          `Invalid settings: ${describeZodIssues(parsed.error.issues)}`,
+          `Invalid settings: ${describeIssues(parsed.error.issues)}`,
         );
       }
       const p = parsed.data;
@@ -88,7 +79,7 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
       if (!merged.success) {
         throw new CairnError(
           ErrorCode.ValidationFailed,
-          `Invalid settings: ${describeZodIssues(merged.error.issues)}`,
+          `Invalid settings: ${describeIssues(merged.error.issues)}`,
         );
       }
       const next = merged.data;
