@@ -505,3 +505,35 @@ export const ActivitySourceResponse = z.object({
   created_at: z.string().nullable(),
 });
 export type ActivitySourceResponse = z.infer<typeof ActivitySourceResponse>;
+
+// ---------- what a client sends and receives, derived from the schemas above ----------
+/**
+ * A query string as a client sends it: the route's parsed query, where every field the server
+ * defaults may be left out (the input side of `z.coerce` is `unknown`, too loose to type with).
+ */
+type SentQuery<S extends z.ZodType, Needed extends keyof z.output<S>> = Partial<z.output<S>> &
+  Pick<z.output<S>, Needed>;
+/** GET /memory/pinned */
+export type PinnedListParams = SentQuery<typeof PinnedListQuery, 'agent_id'>;
+export type PinnedStatusFilter = z.output<typeof PinnedListQuery>['status'];
+export type PinnedSort = z.output<typeof PinnedListQuery>['sort'];
+/** GET /memory/episodes */
+export type EpisodeListParams = SentQuery<typeof EpisodeListQuery, 'agent_id'>;
+/** GET /memory/transcript */
+export type TranscriptListParams = SentQuery<typeof TranscriptListQuery, 'agent_id'>;
+/** GET /memory/trash */
+export type TrashListParams = SentQuery<typeof TrashListQuery, never>;
+/** GET /memory/activity */
+export type ActivityParams = SentQuery<typeof ActivityQuery, never>;
+
+/** DELETE /memory/{pinned,episodes,transcript}/:id: the row forgotten and its trash entry. */
+export const ForgetResponse = DeletedResponse.extend({ trash_id: z.number().int() });
+export type ForgetResponse = z.infer<typeof ForgetResponse>;
+/** GET /v1/models: forwarded from the provider, in the OpenAI list shape. */
+export const ModelsResponse = z.object({
+  data: z.array(z.object({ id: z.string(), owned_by: z.string().optional() }).passthrough()),
+});
+export type ModelsResponse = z.infer<typeof ModelsResponse>;
+export type PendingSignal = z.infer<typeof PendingSignal>;
+/** POST /memory/diagnostics/retry/:id: the dead letter, pending again. */
+export const RetryDeadLetterResponse = PendingSignal;

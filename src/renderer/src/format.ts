@@ -52,3 +52,8 @@ export function formatDuration(seconds: number): string {
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** The first `n` characters of a text, with an ellipsis when it was longer. */
+export function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}

@@ -20,7 +20,6 @@ import {
   ConsolidateResponse,
   ConsolidationRunsResponse,
   ContextResponse,
-  DeletedResponse,
   DiagnosticsResponse,
   EmbedderStateSchema,
   EpisodeListResponse,
@@ -39,7 +38,15 @@ import {
   SearchResponse,
   StatsResponse,
   FactSourcesResponse,
+  ForgetResponse,
+  ModelsResponse,
+  RetryDeadLetterResponse,
   TranscriptListResponse,
+  type ActivityParams,
+  type EpisodeListParams,
+  type PinnedListParams,
+  type TranscriptListParams,
+  type TrashListParams,
 } from '../../../shared/api.ts';
 import {
   MemoryExport,
@@ -73,33 +80,6 @@ const ApiErrorBody = z.object({
   error: z.object({ message: z.string(), type: z.string().optional(), code: z.unknown() }),
 });
 
-/** `GET /v1/models` answers in the OpenAI list shape. */
-export const ModelsResponse = z.object({
-  data: z.array(z.object({ id: z.string(), owned_by: z.string().optional() }).passthrough()),
-});
-export type ModelsResponse = z.infer<typeof ModelsResponse>;
-
-/** A single row forgotten: the trash entry that brings it back. */
-export const ForgetResponse = DeletedResponse.extend({ trash_id: z.number().int() });
-export type ForgetResponse = z.infer<typeof ForgetResponse>;
-
-export type PinnedStatusFilter = 'active' | 'disabled' | 'all';
-export type PinnedSort = 'salience' | 'created_at' | 'last_used' | 'use_count';
-
-export interface PageQuery {
-  agent_id: string;
-  limit?: number;
-  offset?: number;
-  q?: string;
-}
-export interface PinnedQuery extends PageQuery {
-  status?: PinnedStatusFilter;
-  sort?: PinnedSort;
-}
-export interface TranscriptQuery extends PageQuery {
-  conversation_id?: string;
-}
-
 export interface ApiClientOptions {
   baseUrl: string;
   token: string | null;
@@ -109,6 +89,17 @@ export interface ApiClientOptions {
 }
 
 type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** The body as JSON; undefined when it is empty or not JSON (the schema then says so). */
+async function readJson(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 function queryString(q: Query): string {
   const params = new URLSearchParams();
@@ -124,13 +115,11 @@ export function createApiClient(options: ApiClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function request<T>(
-    schema: z.ZodType<T>,
-    method: string,
-    path: string,
-    init: { query?: Query; body?: unknown; auth?: boolean; signal?: AbortSignal } = {},
-  ): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  type SendInit = { query?: Query; body?: unknown; auth?: boolean; signal?: AbortSignal };
+
+  /** One call to the API: the answer when it is a success, else the ApiError that says why. */
+  async function send(method: string, path: string, init: SendInit, accept?: string) {
+    const headers: Record<string, string> = accept ? { accept } : {};
     if (init.auth !== false && options.token) headers.authorization = `Bearer ${options.token}`;
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
@@ -150,30 +139,35 @@ export function createApiClient(options: ApiClientOptions) {
         'network_error',
       );
     }
-    const text = await res.text();
-    let json: unknown = undefined;
-    if (text) {
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
+    if (!res.ok) throw await refusal(res);
+    return res;
+  }
+
+  /** The error a refused call answered (`{error:{message,type,code}}`), or its status. */
+  async function refusal(res: Response): Promise<ApiError> {
+    if (res.status === 401) options.onUnauthorized?.();
+    const parsed = ApiErrorBody.safeParse(await readJson(res));
+    if (parsed.success) {
+      const { message, type, code } = parsed.data.error;
+      return new ApiError(message, res.status, String(code ?? 'error'), type ?? 'error');
     }
-    if (!res.ok) {
-      if (res.status === 401) options.onUnauthorized?.();
-      const parsed = ApiErrorBody.safeParse(json);
-      if (parsed.success) {
-        const { message, type, code } = parsed.data.error;
-        throw new ApiError(message, res.status, String(code ?? 'error'), type ?? 'error');
-      }
-      throw new ApiError(
-        `The server answered ${res.status} ${res.statusText}`.trim(),
-        res.status,
-        'http_error',
-        'http_error',
-      );
-    }
-    const parsed = schema.safeParse(json);
+    return new ApiError(
+      `The server answered ${res.status} ${res.statusText}`.trim(),
+      res.status,
+      'http_error',
+      'http_error',
+    );
+  }
+
+  /** A JSON call whose answer is checked with the route's shared schema. */
+  async function request<T>(
+    schema: z.ZodType<T>,
+    method: string,
+    path: string,
+    init: SendInit = {},
+  ): Promise<T> {
+    const res = await send(method, path, init, 'application/json');
+    const parsed = schema.safeParse(await readJson(res));
     if (!parsed.success) {
       throw new ApiError(
         `Unexpected response from ${method} ${path}: ${parsed.error.issues
@@ -216,7 +210,7 @@ export function createApiClient(options: ApiClientOptions) {
     deleteSelection: async (body: z.input<typeof BulkDeleteRequest>) =>
       request(DeletionResponse, 'POST', '/memory/delete', { body: BulkDeleteRequest.parse(body) }),
 
-    listTrash: async (q: { agent_id?: string; limit?: number; offset?: number }) =>
+    listTrash: async (q: TrashListParams) =>
       request(TrashListResponse, 'GET', '/memory/trash', { query: { ...q } }),
     restoreTrash: async (trashId: number) =>
       request(TrashRestoreResponse, 'POST', `/memory/trash/${trashId}/restore`, { body: {} }),
@@ -224,7 +218,7 @@ export function createApiClient(options: ApiClientOptions) {
     purgeTrash: async (trashId: number) =>
       request(TrashPurgeResponse, 'DELETE', `/memory/trash/${trashId}`),
 
-    activity: async (q: { agent_id?: string; limit?: number }) =>
+    activity: async (q: ActivityParams) =>
       request(ActivityResponse, 'GET', '/memory/activity', { query: { ...q } }),
     activitySource: async (agentId: string, source: ActivitySource) =>
       request(ActivitySourceResponse, 'GET', '/memory/activity/source', {
@@ -250,7 +244,7 @@ export function createApiClient(options: ApiClientOptions) {
     consolidationRuns: async () =>
       request(ConsolidationRunsResponse, 'GET', '/memory/consolidation/runs'),
 
-    listPinned: async (q: PinnedQuery) =>
+    listPinned: async (q: PinnedListParams) =>
       request(PinnedListResponse, 'GET', '/memory/pinned', { query: { ...q } }),
     createPinned: async (body: z.input<typeof PinnedCreate>) =>
       request(PinnedFact, 'POST', '/memory/pinned', { body: PinnedCreate.parse(body) }),
@@ -275,7 +269,7 @@ export function createApiClient(options: ApiClientOptions) {
         query: { agent_id: agentId },
       }),
 
-    listEpisodes: async (q: PageQuery) =>
+    listEpisodes: async (q: EpisodeListParams) =>
       request(EpisodeListResponse, 'GET', '/memory/episodes', { query: { ...q } }),
     patchEpisode: async (id: number, agentId: string, patch: z.input<typeof EpisodePatch>) =>
       request(Episode, 'PATCH', `/memory/episodes/${id}`, {
@@ -295,7 +289,7 @@ export function createApiClient(options: ApiClientOptions) {
         body: IdentityPut.parse(body),
       }),
 
-    listTranscript: async (q: TranscriptQuery) =>
+    listTranscript: async (q: TranscriptListParams) =>
       request(TranscriptListResponse, 'GET', '/memory/transcript', { query: { ...q } }),
     deleteTranscript: async (id: number, agentId: string) =>
       request(ForgetResponse, 'DELETE', `/memory/transcript/${id}`, {
@@ -315,7 +309,7 @@ export function createApiClient(options: ApiClientOptions) {
     stats: async () => request(StatsResponse, 'GET', '/memory/stats'),
     diagnostics: async () => request(DiagnosticsResponse, 'GET', '/memory/diagnostics'),
     retryDeadLetter: async (id: number) =>
-      request(z.unknown(), 'POST', `/memory/diagnostics/retry/${id}`, { body: {} }),
+      request(RetryDeadLetterResponse, 'POST', `/memory/diagnostics/retry/${id}`, { body: {} }),
     retryEmbedder: async () =>
       request(EmbedderStateSchema, 'POST', '/memory/embedder/retry', { body: {} }),
 
@@ -329,32 +323,7 @@ export function createApiClient(options: ApiClientOptions) {
     recoveryKey: async () => request(RecoveryKeyResponse, 'GET', '/memory/recovery-key'),
 
     /** `GET /memory/backup`: the encrypted copy of the database, as bytes. */
-    backup: async (): Promise<Blob> => {
-      const headers: Record<string, string> = {};
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      let res: Response;
-      try {
-        res = await doFetch(`${base}/memory/backup`, { headers });
-      } catch {
-        throw new ApiError(
-          `Cannot reach the Cairn server at ${base}. Is it running?`,
-          0,
-          'network_error',
-          'network_error',
-        );
-      }
-      if (!res.ok) {
-        if (res.status === 401) options.onUnauthorized?.();
-        const parsed = ApiErrorBody.safeParse(await res.json().catch(() => undefined));
-        throw new ApiError(
-          parsed.success ? parsed.data.error.message : `The server answered ${res.status}`,
-          res.status,
-          parsed.success ? String(parsed.data.error.code ?? 'error') : 'http_error',
-          parsed.success ? (parsed.data.error.type ?? 'error') : 'http_error',
-        );
-      }
-      return res.blob();
-    },
+    backup: async (): Promise<Blob> => (await send('GET', '/memory/backup', {})).blob(),
   };
 }
 

@@ -1,205 +1,150 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { Episode } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { errorMessage } from '../api/client.ts';
 import { qk } from '../api/keys.ts';
-import { formatDate } from '../format.ts';
+import { formatDate, truncate } from '../format.ts';
 import { routeHref } from '../router.ts';
 import {
   BulkDeleteBar,
+  ConfirmAction,
+  OutcomeNotice,
   SelectBox,
-  UndoNotice,
+  useAfterDeletion,
+  useConfirmed,
   useSelection,
   useTrashDays,
-  type Undoable,
+  type Outcome,
 } from './deletion.tsx';
-import { truncate } from './PinnedList.tsx';
-import {
-  Badge,
-  ConfirmDialog,
-  EmptyState,
-  ErrorBox,
-  FieldError,
-  FilterField,
-  Loading,
-  Notice,
-  Pager,
-} from './ui.tsx';
+import { PagedList, useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
+import { Badge, DangerButton, ErrorBox, FieldError, FilterField } from './ui.tsx';
 
 const PAGE_SIZE = 20;
 
 export function EpisodeList({ agentId }: { agentId: string }) {
   const api = useApi();
-  const queryClient = useQueryClient();
   const id = useId();
-  const [q, setQ] = useState('');
-  const [debouncedQ, setDebouncedQ] = useState('');
-  const [offset, setOffset] = useState(0);
+  const filter = useListFilter();
   const [editing, setEditing] = useState<number | null>(null);
-  const [forgetting, setForgetting] = useState<Episode | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [undo, setUndo] = useState<Undoable | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const selection = useSelection();
   const trashDays = useTrashDays();
-  const showUndo = (next: Undoable) => {
-    setNotice(null);
-    setUndo(next);
-  };
-  useEffect(() => {
-    const t = setTimeout(() => setDebouncedQ(q.trim()), 250);
-    return () => clearTimeout(t);
-  }, [q]);
+  const afterEdit = useAfterEdit();
+  const afterDeletion = useAfterDeletion();
 
-  const query = { agent_id: agentId, q: debouncedQ, limit: PAGE_SIZE, offset };
-  const list = useQuery({
-    queryKey: qk.episodes(agentId, query),
-    queryFn: () => api.listEpisodes(query),
-    placeholderData: keepPreviousData,
-  });
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: qk.memory(agentId) });
-    void queryClient.invalidateQueries({ queryKey: qk.agents });
-  };
-  const forget = useMutation({
-    mutationFn: (ep: Episode) => api.deleteEpisode(ep.id, agentId),
-    onSuccess: (res, ep) => {
-      setForgetting(null);
-      showUndo({
-        message: `Forgot the episode “${truncate(ep.summary, 60)}”.`,
-        trashId: res.trash_id,
-        agentId,
+  const query = { agent_id: agentId, q: filter.words, limit: PAGE_SIZE, offset: filter.offset };
+  const list = usePagedQuery(qk.episodes(agentId, query), () => api.listEpisodes(query));
+  const forget = useConfirmed(
+    (ep: Episode) => api.deleteEpisode(ep.id, agentId),
+    (res, ep) => {
+      setOutcome({
+        undo: {
+          message: `Forgot the episode “${truncate(ep.summary, 60)}”.`,
+          trashId: res.trash_id,
+          agentId,
+        },
       });
-      refresh();
+      afterDeletion(agentId);
     },
-  });
+  );
 
-  const items = list.data?.items ?? [];
   return (
     <div className="stack">
       <div className="toolbar" role="search">
         <FilterField
           id={`${id}-q`}
-          value={q}
+          value={filter.text}
           placeholder="Words in the summary…"
-          onChange={(value) => {
-            setQ(value);
-            setOffset(0);
-          }}
+          onChange={filter.setText}
         />
       </div>
-      {notice ? <Notice tone="ok">{notice}</Notice> : null}
-      {undo ? <UndoNotice key={undo.trashId} undo={undo} /> : null}
+      <OutcomeNotice outcome={outcome} />
       <ErrorBox error={list.error} />
       <BulkDeleteBar
         agentId={agentId}
         kind="episodes"
         noun="episode"
-        visible={items.map((e) => e.id)}
+        visible={list.data?.items.map((e) => e.id) ?? []}
         selection={selection}
-        onDeleted={showUndo}
+        onDeleted={(undo) => setOutcome({ undo })}
       />
-      {list.isPending ? (
-        <Loading />
-      ) : items.length === 0 ? (
-        <EmptyState>
-          No episodes yet. Conversations become episodes once they are distilled.
-        </EmptyState>
-      ) : (
-        <ul className="item-list" aria-label="Episodes">
-          {items.map((ep) => (
-            <li key={ep.id} className="item">
-              {editing === ep.id ? (
-                <EpisodeEditor
-                  episode={ep}
-                  onCancel={() => setEditing(null)}
-                  onSaved={() => {
-                    setEditing(null);
-                    setUndo(null);
-                    setNotice('Episode saved.');
-                    refresh();
-                  }}
-                />
-              ) : (
-                <>
-                  <div className="item-head">
-                    <SelectBox
-                      selection={selection}
-                      id={ep.id}
-                      label={`Select the episode “${truncate(ep.summary, 60)}”`}
-                    />
-                    <p className="item-content">{ep.summary}</p>
-                  </div>
-                  <ListLine label="Decisions" values={ep.decisions} />
-                  <ListLine label="Action items" values={ep.action_items} />
-                  <div className="item-meta">
-                    <span>{formatDate(ep.conversation_at)}</span>
-                    {ep.conversation_id ? (
-                      <a
-                        href={routeHref('memory', {
-                          agent: agentId,
-                          tab: 'transcript',
-                          conversation: ep.conversation_id,
-                        })}
-                      >
-                        Open the conversation
-                      </a>
-                    ) : null}
-                    <span>salience {ep.salience.toFixed(2)}</span>
-                    {ep.topics.map((t) => (
-                      <Badge key={`t-${t}`}>{t}</Badge>
-                    ))}
-                    {ep.entities.map((t) => (
-                      <Badge key={`e-${t}`} tone="accent">
-                        {t}
-                      </Badge>
-                    ))}
-                  </div>
-                  <div className="item-actions" role="group" aria-label="Episode actions">
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() => setEditing(ep.id)}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small btn-danger-outline"
-                      onClick={() => setForgetting(ep)}
-                    >
-                      Forget
-                    </button>
-                  </div>
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager
-        total={list.data?.total ?? 0}
-        limit={PAGE_SIZE}
-        offset={offset}
-        onChange={setOffset}
+      <PagedList
+        list={list}
         label="Episodes"
-      />
-      {forgetting ? (
-        <ConfirmDialog
-          title="Forget this episode?"
-          confirmLabel="Forget"
-          busy={forget.isPending}
-          onCancel={() => setForgetting(null)}
-          onConfirm={() => forget.mutate(forgetting)}
-        >
-          <p>“{truncate(forgetting.summary, 300)}”</p>
-          <p className="muted">
-            It goes to the trash; you can restore it from the Trash page for {trashDays} days. The
-            raw transcript stays until you forget it too.
-          </p>
-          <ErrorBox error={forget.error} />
-        </ConfirmDialog>
-      ) : null}
+        empty="No episodes yet. Conversations become episodes once they are distilled."
+        limit={PAGE_SIZE}
+        offset={filter.offset}
+        onPage={filter.setOffset}
+      >
+        {(ep) => (
+          <li key={ep.id} className="item">
+            {editing === ep.id ? (
+              <EpisodeEditor
+                episode={ep}
+                onCancel={() => setEditing(null)}
+                onSaved={() => {
+                  setEditing(null);
+                  setOutcome({ notice: 'Episode saved.' });
+                  afterEdit(agentId);
+                }}
+              />
+            ) : (
+              <>
+                <div className="item-head">
+                  <SelectBox
+                    selection={selection}
+                    id={ep.id}
+                    label={`Select the episode “${truncate(ep.summary, 60)}”`}
+                  />
+                  <p className="item-content">{ep.summary}</p>
+                </div>
+                <ListLine label="Decisions" values={ep.decisions} />
+                <ListLine label="Action items" values={ep.action_items} />
+                <div className="item-meta">
+                  <span>{formatDate(ep.conversation_at)}</span>
+                  {ep.conversation_id ? (
+                    <a
+                      href={routeHref('memory', {
+                        agent: agentId,
+                        tab: 'transcript',
+                        conversation: ep.conversation_id,
+                      })}
+                    >
+                      Open the conversation
+                    </a>
+                  ) : null}
+                  <span>salience {ep.salience.toFixed(2)}</span>
+                  {ep.topics.map((t) => (
+                    <Badge key={`t-${t}`}>{t}</Badge>
+                  ))}
+                  {ep.entities.map((t) => (
+                    <Badge key={`e-${t}`} tone="accent">
+                      {t}
+                    </Badge>
+                  ))}
+                </div>
+                <div className="item-actions" role="group" aria-label="Episode actions">
+                  <button type="button" className="btn btn-small" onClick={() => setEditing(ep.id)}>
+                    Edit
+                  </button>
+                  <DangerButton onClick={() => forget.ask(ep)}>Forget</DangerButton>
+                </div>
+              </>
+            )}
+          </li>
+        )}
+      </PagedList>
+      <ConfirmAction action={forget} title={() => 'Forget this episode?'} confirmLabel="Forget">
+        {(ep) => (
+          <>
+            <p>“{truncate(ep.summary, 300)}”</p>
+            <p className="muted">
+              It goes to the trash; you can restore it from the Trash page for {trashDays} days. The
+              raw transcript stays until you forget it too.
+            </p>
+          </>
+        )}
+      </ConfirmAction>
     </div>
   );
 }

@@ -1,34 +1,45 @@
 // The pinned facts of one agent: filter, sort, paginate, edit, pin/unpin, disable, forget,
 // add by hand. Every change goes through the API and refreshes this agent's memory queries.
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
-import type { PinnedFact } from '../../../shared/api.ts';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import {
+  PinnedListQuery,
+  type PinnedFact,
+  type PinnedSort,
+  type PinnedStatusFilter,
+} from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
-import type { PinnedSort, PinnedStatusFilter } from '../api/client.ts';
 import { qk } from '../api/keys.ts';
-import { formatDate, formatRelative } from '../format.ts';
+import { formatDate, formatRelative, truncate } from '../format.ts';
 import { routeHref } from '../router.ts';
 import {
   BulkDeleteBar,
+  ConfirmAction,
+  OutcomeNotice,
   SelectBox,
-  UndoNotice,
+  useAfterDeletion,
+  useConfirmed,
   useSelection,
   useTrashDays,
-  type Undoable,
+  type Outcome,
 } from './deletion.tsx';
 import { FactEditor } from './FactEditor.tsx';
-import {
-  Badge,
-  ConfirmDialog,
-  EmptyState,
-  ErrorBox,
-  FilterField,
-  Loading,
-  Notice,
-  Pager,
-} from './ui.tsx';
+import { PagedList, useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
+import { Badge, DangerButton, ErrorBox, FilterField, SelectField } from './ui.tsx';
 
 const PAGE_SIZE = 20;
+
+const STATUS_LABELS: Record<PinnedStatusFilter, string> = {
+  all: 'All',
+  active: 'Active',
+  disabled: 'Disabled',
+};
+const SORT_LABELS: Record<PinnedSort, string> = {
+  salience: 'Salience',
+  created_at: 'Newest',
+  last_used: 'Last used',
+  use_count: 'Most used',
+};
 
 export function PinnedList({
   agentId,
@@ -38,118 +49,87 @@ export function PinnedList({
   pageSize?: number;
 }) {
   const api = useApi();
-  const queryClient = useQueryClient();
   const id = useId();
-  const [q, setQ] = useState('');
-  const [debouncedQ, setDebouncedQ] = useState('');
+  const filter = useListFilter();
   const [status, setStatus] = useState<PinnedStatusFilter>('all');
   const [sort, setSort] = useState<PinnedSort>('salience');
-  const [offset, setOffset] = useState(0);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<number | null>(null);
-  const [forgetting, setForgetting] = useState<PinnedFact | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [undo, setUndo] = useState<Undoable | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const selection = useSelection();
   const trashDays = useTrashDays();
-  const showUndo = (next: Undoable) => {
-    setNotice(null);
-    setUndo(next);
-  };
-  const showNotice = (text: string) => {
-    setUndo(null);
-    setNotice(text);
-  };
+  const afterEdit = useAfterEdit();
+  const afterDeletion = useAfterDeletion();
 
-  useEffect(() => {
-    const t = setTimeout(() => setDebouncedQ(q.trim()), 250);
-    return () => clearTimeout(t);
-  }, [q]);
-
-  const query = { agent_id: agentId, status, sort, q: debouncedQ, limit: pageSize, offset };
-  const list = useQuery({
-    queryKey: qk.pinned(agentId, query),
-    queryFn: () => api.listPinned(query),
-    placeholderData: keepPreviousData,
-  });
-
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: qk.memory(agentId) });
-    void queryClient.invalidateQueries({ queryKey: qk.agents });
-    void queryClient.invalidateQueries({ queryKey: qk.stats });
+  const query = {
+    agent_id: agentId,
+    status,
+    sort,
+    q: filter.words,
+    limit: pageSize,
+    offset: filter.offset,
   };
+  const list = usePagedQuery(qk.pinned(agentId, query), () => api.listPinned(query));
+
   const patch = useMutation({
     mutationFn: (args: { id: number; patch: Parameters<typeof api.patchPinned>[2] }) =>
       api.patchPinned(args.id, agentId, args.patch),
-    onSuccess: refresh,
+    onSuccess: () => afterEdit(agentId),
   });
   const [withSources, setWithSources] = useState(false);
   const [showingSources, setShowingSources] = useState<number | null>(null);
-  const sources = useQuery({
-    queryKey: ['fact-sources', agentId, forgetting?.id ?? null],
-    queryFn: () => api.factSources(forgetting!.id, agentId),
-    enabled: forgetting !== null,
-  });
-  const forget = useMutation({
-    mutationFn: (fact: PinnedFact) => api.deletePinned(fact.id, agentId, { withSources }),
-    onSuccess: (res, fact) => {
-      setForgetting(null);
-      setWithSources(false);
-      showUndo({
-        message: `Forgot “${truncate(fact.content, 60)}”.`,
-        trashId: res.trash_id,
-        agentId,
+  const forget = useConfirmed(
+    (fact: PinnedFact) => api.deletePinned(fact.id, agentId, { withSources }),
+    (res, fact) => {
+      setOutcome({
+        undo: {
+          message: `Forgot “${truncate(fact.content, 60)}”.`,
+          trashId: res.trash_id,
+          agentId,
+        },
       });
-      refresh();
+      afterDeletion(agentId);
     },
+  );
+  const sources = useQuery({
+    queryKey: ['fact-sources', agentId, forget.item?.id ?? null],
+    queryFn: () => api.factSources(forget.item!.id, agentId),
+    enabled: forget.item !== null,
   });
-
-  const items = list.data?.items ?? [];
-  const total = list.data?.total ?? 0;
 
   return (
     <div className="stack">
       <div className="toolbar" role="search">
         <FilterField
           id={`${id}-q`}
-          value={q}
+          value={filter.text}
           placeholder="Words in the fact…"
-          onChange={(value) => {
-            setQ(value);
-            setOffset(0);
+          onChange={filter.setText}
+        />
+        <SelectField
+          id={`${id}-status`}
+          label="Status"
+          inline
+          value={status}
+          schema={PinnedListQuery.shape.status}
+          options={STATUS_LABELS}
+          onChange={(next) => {
+            setStatus(next);
+            filter.firstPage();
           }}
         />
-        <div className="field field-inline">
-          <label htmlFor={`${id}-status`}>Status</label>
-          <select
-            id={`${id}-status`}
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as PinnedStatusFilter);
-              setOffset(0);
-            }}
-          >
-            <option value="all">All</option>
-            <option value="active">Active</option>
-            <option value="disabled">Disabled</option>
-          </select>
-        </div>
-        <div className="field field-inline">
-          <label htmlFor={`${id}-sort`}>Sort by</label>
-          <select
-            id={`${id}-sort`}
-            value={sort}
-            onChange={(e) => {
-              setSort(e.target.value as PinnedSort);
-              setOffset(0);
-            }}
-          >
-            <option value="salience">Salience</option>
-            <option value="created_at">Newest</option>
-            <option value="last_used">Last used</option>
-            <option value="use_count">Most used</option>
-          </select>
-        </div>
+        <SelectField
+          id={`${id}-sort`}
+          label="Sort by"
+          inline
+          value={sort}
+          schema={PinnedListQuery.shape.sort}
+          options={SORT_LABELS}
+          onChange={(next) => {
+            setSort(next);
+            filter.firstPage();
+          }}
+        />
         <button
           type="button"
           className="btn btn-primary"
@@ -169,187 +149,170 @@ export function PinnedList({
             onSubmit={async (draft) => {
               await api.createPinned({ agent_id: agentId, ...draft });
               setAdding(false);
-              showNotice('Fact added.');
-              refresh();
+              setOutcome({ notice: 'Fact added.' });
+              afterEdit(agentId);
             }}
           />
         </div>
       ) : null}
 
-      {notice ? <Notice tone="ok">{notice}</Notice> : null}
-      {undo ? <UndoNotice key={undo.trashId} undo={undo} /> : null}
+      <OutcomeNotice outcome={outcome} />
       <ErrorBox error={list.error} />
       <ErrorBox error={patch.error} />
       <BulkDeleteBar
         agentId={agentId}
         kind="pinned"
         noun="fact"
-        visible={items.map((f) => f.id)}
+        visible={list.data?.items.map((f) => f.id) ?? []}
         selection={selection}
-        onDeleted={showUndo}
+        onDeleted={(undo) => setOutcome({ undo })}
       />
 
-      {list.isPending ? (
-        <Loading />
-      ) : items.length === 0 ? (
-        <EmptyState>
-          {debouncedQ || status !== 'all'
-            ? 'No fact matches these filters.'
-            : 'No pinned facts yet.'}
-        </EmptyState>
-      ) : (
-        <ul className="item-list" aria-label="Pinned facts">
-          {items.map((fact) => (
-            <li
-              key={fact.id}
-              className={`item ${fact.status === 'disabled' ? 'item-disabled' : ''}`}
-            >
-              {editing === fact.id ? (
-                <FactEditor
-                  title="Edit fact"
-                  submitLabel="Save"
-                  initial={fact}
-                  onCancel={() => setEditing(null)}
-                  onSubmit={async (draft) => {
-                    await patch.mutateAsync({ id: fact.id, patch: draft });
-                    setEditing(null);
-                    showNotice('Fact saved.');
-                  }}
-                />
-              ) : (
-                <>
-                  <div className="item-head">
-                    <SelectBox
-                      selection={selection}
-                      id={fact.id}
-                      label={`Select “${truncate(fact.content, 60)}”`}
-                    />
-                    <p className="item-content">{fact.content}</p>
-                  </div>
-                  <div className="item-meta">
-                    {fact.pinned_by_user ? <Badge tone="accent">Pinned</Badge> : null}
-                    {fact.status === 'disabled' ? <Badge tone="warn">Disabled</Badge> : null}
-                    <span title="Salience">salience {fact.salience.toFixed(2)}</span>
-                    <span>used {fact.use_count}×</span>
-                    <span title={formatDate(fact.last_used)}>
-                      last used {formatRelative(fact.last_used)}
-                    </span>
-                    <span title={formatDate(fact.created_at)}>
-                      added {formatRelative(fact.created_at)}
-                    </span>
-                    {fact.tags.map((t) => (
-                      <Badge key={t}>{t}</Badge>
-                    ))}
-                  </div>
-                  <div className="item-actions" role="group" aria-label="Fact actions">
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() => setEditing(fact.id)}
-                    >
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      aria-pressed={fact.pinned_by_user}
-                      onClick={() =>
-                        patch.mutate({
-                          id: fact.id,
-                          patch: { pinned_by_user: !fact.pinned_by_user },
-                        })
-                      }
-                    >
-                      {fact.pinned_by_user ? 'Unpin' : 'Pin'}
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() =>
-                        patch.mutate({
-                          id: fact.id,
-                          patch: { status: fact.status === 'active' ? 'disabled' : 'active' },
-                        })
-                      }
-                    >
-                      {fact.status === 'active' ? 'Disable' : 'Enable'}
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      aria-expanded={showingSources === fact.id}
-                      onClick={() => setShowingSources(showingSources === fact.id ? null : fact.id)}
-                    >
-                      Sources
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-small btn-danger-outline"
-                      onClick={() => setForgetting(fact)}
-                    >
-                      Forget
-                    </button>
-                  </div>
-                  {showingSources === fact.id ? (
-                    <FactSources agentId={agentId} factId={fact.id} />
-                  ) : null}
-                </>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager
-        total={total}
-        limit={pageSize}
-        offset={offset}
-        onChange={setOffset}
+      <PagedList
+        list={list}
         label="Pinned facts"
-      />
+        empty={
+          filter.words || status !== 'all'
+            ? 'No fact matches these filters.'
+            : 'No pinned facts yet.'
+        }
+        limit={pageSize}
+        offset={filter.offset}
+        onPage={filter.setOffset}
+      >
+        {(fact) => (
+          <li key={fact.id} className={`item ${fact.status === 'disabled' ? 'item-disabled' : ''}`}>
+            {editing === fact.id ? (
+              <FactEditor
+                title="Edit fact"
+                submitLabel="Save"
+                initial={fact}
+                onCancel={() => setEditing(null)}
+                onSubmit={async (draft) => {
+                  await patch.mutateAsync({ id: fact.id, patch: draft });
+                  setEditing(null);
+                  setOutcome({ notice: 'Fact saved.' });
+                }}
+              />
+            ) : (
+              <>
+                <div className="item-head">
+                  <SelectBox
+                    selection={selection}
+                    id={fact.id}
+                    label={`Select “${truncate(fact.content, 60)}”`}
+                  />
+                  <p className="item-content">{fact.content}</p>
+                </div>
+                <div className="item-meta">
+                  {fact.pinned_by_user ? <Badge tone="accent">Pinned</Badge> : null}
+                  {fact.status === 'disabled' ? <Badge tone="warn">Disabled</Badge> : null}
+                  <span title="Salience">salience {fact.salience.toFixed(2)}</span>
+                  <span>used {fact.use_count}×</span>
+                  <span title={formatDate(fact.last_used)}>
+                    last used {formatRelative(fact.last_used)}
+                  </span>
+                  <span title={formatDate(fact.created_at)}>
+                    added {formatRelative(fact.created_at)}
+                  </span>
+                  {fact.tags.map((t) => (
+                    <Badge key={t}>{t}</Badge>
+                  ))}
+                </div>
+                <div className="item-actions" role="group" aria-label="Fact actions">
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() => setEditing(fact.id)}
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-pressed={fact.pinned_by_user}
+                    onClick={() =>
+                      patch.mutate({
+                        id: fact.id,
+                        patch: { pinned_by_user: !fact.pinned_by_user },
+                      })
+                    }
+                  >
+                    {fact.pinned_by_user ? 'Unpin' : 'Pin'}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() =>
+                      patch.mutate({
+                        id: fact.id,
+                        patch: { status: fact.status === 'active' ? 'disabled' : 'active' },
+                      })
+                    }
+                  >
+                    {fact.status === 'active' ? 'Disable' : 'Enable'}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    aria-expanded={showingSources === fact.id}
+                    onClick={() => setShowingSources(showingSources === fact.id ? null : fact.id)}
+                  >
+                    Sources
+                  </button>
+                  <DangerButton
+                    onClick={() => {
+                      setWithSources(false);
+                      forget.ask(fact);
+                    }}
+                  >
+                    Forget
+                  </DangerButton>
+                </div>
+                {showingSources === fact.id ? (
+                  <FactSources agentId={agentId} factId={fact.id} />
+                ) : null}
+              </>
+            )}
+          </li>
+        )}
+      </PagedList>
 
-      {forgetting ? (
-        <ConfirmDialog
-          title="Forget this fact?"
-          confirmLabel="Forget"
-          busy={forget.isPending}
-          onCancel={() => {
-            setForgetting(null);
-            setWithSources(false);
-          }}
-          onConfirm={() => forget.mutate(forgetting)}
-        >
-          <p>“{forgetting.content}”</p>
-          <p className="muted">
-            It goes to the trash with its search index and vector, and its wording is kept out of
-            every later memory block, also where a message or a conversation summary says the same.
-            You can restore it from the Trash page for {trashDays} days.
-          </p>
-          {sources.data && sources.data.items.length > 0 ? (
-            <fieldset className="fact-sources">
-              <legend>Where it came from</legend>
-              <ul>
-                {sources.data.items.map((m) => (
-                  <li key={m.id}>
-                    <span className="muted">{m.role}:</span> {truncate(m.content, 120)}
-                  </li>
-                ))}
-              </ul>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={withSources}
-                  onChange={(e) => setWithSources(e.target.checked)}
-                />{' '}
-                Also delete{' '}
-                {sources.data.items.length === 1
-                  ? 'this message'
-                  : `these ${sources.data.items.length} messages`}
-              </label>
-            </fieldset>
-          ) : null}
-          <ErrorBox error={forget.error} />
-        </ConfirmDialog>
-      ) : null}
+      <ConfirmAction action={forget} title={() => 'Forget this fact?'} confirmLabel="Forget">
+        {(fact) => (
+          <>
+            <p>“{fact.content}”</p>
+            <p className="muted">
+              It goes to the trash with its search index and vector, and its wording is kept out of
+              every later memory block, also where a message or a conversation summary says the
+              same. You can restore it from the Trash page for {trashDays} days.
+            </p>
+            {sources.data && sources.data.items.length > 0 ? (
+              <fieldset className="fact-sources">
+                <legend>Where it came from</legend>
+                <ul>
+                  {sources.data.items.map((m) => (
+                    <li key={m.id}>
+                      <span className="muted">{m.role}:</span> {truncate(m.content, 120)}
+                    </li>
+                  ))}
+                </ul>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={withSources}
+                    onChange={(e) => setWithSources(e.target.checked)}
+                  />{' '}
+                  Also delete{' '}
+                  {sources.data.items.length === 1
+                    ? 'this message'
+                    : `these ${sources.data.items.length} messages`}
+                </label>
+              </fieldset>
+            ) : null}
+          </>
+        )}
+      </ConfirmAction>
     </div>
   );
 }
@@ -384,8 +347,4 @@ function FactSources({ agentId, factId }: { agentId: string; factId: number }) {
       ))}
     </ul>
   );
-}
-
-export function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }

@@ -1,20 +1,22 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { TranscriptRow } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
-import { formatDate } from '../format.ts';
+import { formatDate, truncate } from '../format.ts';
 import {
   BulkDeleteBar,
+  ConfirmAction,
+  countsText,
+  OutcomeNotice,
   SelectBox,
-  UndoNotice,
   useAfterDeletion,
+  useConfirmed,
   useSelection,
   useTrashDays,
-  type Undoable,
+  type Outcome,
 } from './deletion.tsx';
-import { truncate } from './PinnedList.tsx';
-import { Badge, ConfirmDialog, EmptyState, ErrorBox, FilterField, Loading, Pager } from './ui.tsx';
+import { PagedList, useListFilter, usePagedQuery } from './PagedList.tsx';
+import { Badge, DangerButton, ErrorBox, FilterField } from './ui.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -27,74 +29,61 @@ export function TranscriptList({
   initialConversation?: string;
 }) {
   const api = useApi();
-  const queryClient = useQueryClient();
   const id = useId();
-  const [q, setQ] = useState('');
-  const [debouncedQ, setDebouncedQ] = useState('');
+  const filter = useListFilter();
   const [conversation, setConversation] = useState(initialConversation);
-  const [offset, setOffset] = useState(0);
-  const [forgetting, setForgetting] = useState<TranscriptRow | null>(null);
-  const [deletingConversation, setDeletingConversation] = useState(false);
-  const [undo, setUndo] = useState<Undoable | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const selection = useSelection();
   const trashDays = useTrashDays();
   const afterDeletion = useAfterDeletion();
-  useEffect(() => {
-    const t = setTimeout(() => setDebouncedQ(q.trim()), 250);
-    return () => clearTimeout(t);
-  }, [q]);
   const query = {
     agent_id: agentId,
-    q: debouncedQ,
+    q: filter.words,
     conversation_id: conversation || undefined,
     limit: PAGE_SIZE,
-    offset,
+    offset: filter.offset,
   };
-  const list = useQuery({
-    queryKey: qk.transcript(agentId, query),
-    queryFn: () => api.listTranscript(query),
-    placeholderData: keepPreviousData,
-  });
-  const forget = useMutation({
-    mutationFn: (row: TranscriptRow) => api.deleteTranscript(row.id, agentId),
-    onSuccess: (res, row) => {
-      setForgetting(null);
-      setUndo({
-        message: `Forgot the message “${truncate(row.content, 60)}”.`,
-        trashId: res.trash_id,
-        agentId,
-      });
-      void queryClient.invalidateQueries({ queryKey: qk.memory(agentId) });
-      void queryClient.invalidateQueries({ queryKey: qk.agents });
-      void queryClient.invalidateQueries({ queryKey: qk.trash });
-    },
-  });
-  const removeConversation = useMutation({
-    mutationFn: (id: string) => api.deleteConversation(id, agentId),
-    onSuccess: (res, id) => {
-      setDeletingConversation(false);
-      setConversation('');
-      setOffset(0);
-      setUndo({
-        message: `Deleted the conversation ${truncate(id, 40)} (${countsText(res.counts)}).`,
-        trashId: res.trash_id,
-        agentId,
+  const list = usePagedQuery(qk.transcript(agentId, query), () => api.listTranscript(query));
+  const forget = useConfirmed(
+    (row: TranscriptRow) => api.deleteTranscript(row.id, agentId),
+    (res, row) => {
+      setOutcome({
+        undo: {
+          message: `Forgot the message “${truncate(row.content, 60)}”.`,
+          trashId: res.trash_id,
+          agentId,
+        },
       });
       afterDeletion(agentId);
     },
-  });
-  const items = list.data?.items ?? [];
+  );
+  const removeConversation = useConfirmed(
+    (conversationId: string) => api.deleteConversation(conversationId, agentId),
+    (res, conversationId) => {
+      setConversation('');
+      filter.firstPage();
+      setOutcome({
+        undo: {
+          message: `Deleted the conversation ${truncate(conversationId, 40)} (${countsText(res.counts)}).`,
+          trashId: res.trash_id,
+          agentId,
+        },
+      });
+      afterDeletion(agentId);
+    },
+  );
+  const showConversation = (conversationId: string) => {
+    setConversation(conversationId);
+    filter.firstPage();
+  };
   return (
     <div className="stack">
       <div className="toolbar" role="search">
         <FilterField
           id={`${id}-q`}
-          value={q}
+          value={filter.text}
           placeholder="Words in the message…"
-          onChange={(value) => {
-            setQ(value);
-            setOffset(0);
-          }}
+          onChange={filter.setText}
         />
         {conversation ? (
           <p>
@@ -102,125 +91,84 @@ export function TranscriptList({
             <button type="button" className="btn btn-small" onClick={() => setConversation('')}>
               Show all
             </button>{' '}
-            <button
-              type="button"
-              className="btn btn-small btn-danger-outline"
-              onClick={() => setDeletingConversation(true)}
-            >
+            <DangerButton onClick={() => removeConversation.ask(conversation)}>
               Delete conversation
-            </button>
+            </DangerButton>
           </p>
         ) : null}
       </div>
-      {undo ? <UndoNotice key={undo.trashId} undo={undo} /> : null}
+      <OutcomeNotice outcome={outcome} />
       <ErrorBox error={list.error} />
       <BulkDeleteBar
         agentId={agentId}
         kind="transcript"
         noun="message"
-        visible={items.map((r) => r.id)}
+        visible={list.data?.items.map((r) => r.id) ?? []}
         selection={selection}
-        onDeleted={setUndo}
+        onDeleted={(undo) => setOutcome({ undo })}
       />
-      {list.isPending ? (
-        <Loading />
-      ) : items.length === 0 ? (
-        <EmptyState>No messages recorded.</EmptyState>
-      ) : (
-        <ul className="item-list transcript" aria-label="Transcript">
-          {items.map((row) => (
-            <li key={row.id} className={`item role-${row.role}`}>
-              <div className="item-meta">
-                <SelectBox
-                  selection={selection}
-                  id={row.id}
-                  label={`Select the ${row.role} message “${truncate(row.content, 40)}”`}
-                />
-                <Badge tone={row.role === 'user' ? 'accent' : 'neutral'}>{row.role}</Badge>
-                <span>{formatDate(row.created_at)}</span>
-                <button
-                  type="button"
-                  className="link-button small"
-                  onClick={() => {
-                    setConversation(row.conversation_id);
-                    setOffset(0);
-                  }}
-                >
-                  conversation {truncate(row.conversation_id, 24)}
-                </button>
-              </div>
-              <p className="item-content pre-wrap">{row.content}</p>
-              <div className="item-actions">
-                <button
-                  type="button"
-                  className="btn btn-small btn-danger-outline"
-                  onClick={() => setForgetting(row)}
-                >
-                  Forget
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
-      <Pager
-        total={list.data?.total ?? 0}
-        limit={PAGE_SIZE}
-        offset={offset}
-        onChange={setOffset}
+      <PagedList
+        list={list}
         label="Transcript"
-      />
-      {forgetting ? (
-        <ConfirmDialog
-          title="Forget this message?"
-          confirmLabel="Forget"
-          busy={forget.isPending}
-          onCancel={() => setForgetting(null)}
-          onConfirm={() => forget.mutate(forgetting)}
-        >
-          <p>“{truncate(forgetting.content, 300)}”</p>
-          <p className="muted">
-            It goes to the trash; you can restore it from the Trash page for {trashDays} days.
-          </p>
-          <ErrorBox error={forget.error} />
-        </ConfirmDialog>
-      ) : null}
-      {deletingConversation && conversation ? (
-        <ConfirmDialog
-          title="Delete this conversation?"
-          confirmLabel="Delete conversation"
-          busy={removeConversation.isPending}
-          onCancel={() => setDeletingConversation(false)}
-          onConfirm={() => removeConversation.mutate(conversation)}
-        >
-          <p>
-            Conversation <code>{conversation}</code>: all its messages, the episode distilled from
-            it, and the facts that only it supports.
-          </p>
-          <p className="muted">
-            Everything goes to the trash as one entry: you can restore it from the Trash page for{' '}
-            {trashDays} days.
-          </p>
-          <ErrorBox error={removeConversation.error} />
-        </ConfirmDialog>
-      ) : null}
+        className="item-list transcript"
+        empty="No messages recorded."
+        limit={PAGE_SIZE}
+        offset={filter.offset}
+        onPage={filter.setOffset}
+      >
+        {(row) => (
+          <li key={row.id} className={`item role-${row.role}`}>
+            <div className="item-meta">
+              <SelectBox
+                selection={selection}
+                id={row.id}
+                label={`Select the ${row.role} message “${truncate(row.content, 40)}”`}
+              />
+              <Badge tone={row.role === 'user' ? 'accent' : 'neutral'}>{row.role}</Badge>
+              <span>{formatDate(row.created_at)}</span>
+              <button
+                type="button"
+                className="link-button small"
+                onClick={() => showConversation(row.conversation_id)}
+              >
+                conversation {truncate(row.conversation_id, 24)}
+              </button>
+            </div>
+            <p className="item-content pre-wrap">{row.content}</p>
+            <div className="item-actions">
+              <DangerButton onClick={() => forget.ask(row)}>Forget</DangerButton>
+            </div>
+          </li>
+        )}
+      </PagedList>
+      <ConfirmAction action={forget} title={() => 'Forget this message?'} confirmLabel="Forget">
+        {(row) => (
+          <>
+            <p>“{truncate(row.content, 300)}”</p>
+            <p className="muted">
+              It goes to the trash; you can restore it from the Trash page for {trashDays} days.
+            </p>
+          </>
+        )}
+      </ConfirmAction>
+      <ConfirmAction
+        action={removeConversation}
+        title={() => 'Delete this conversation?'}
+        confirmLabel="Delete conversation"
+      >
+        {(conversationId) => (
+          <>
+            <p>
+              Conversation <code>{conversationId}</code>: all its messages, the episode distilled
+              from it, and the facts that only it supports.
+            </p>
+            <p className="muted">
+              Everything goes to the trash as one entry: you can restore it from the Trash page for{' '}
+              {trashDays} days.
+            </p>
+          </>
+        )}
+      </ConfirmAction>
     </div>
   );
-}
-
-/** "4 messages, 1 episode, 2 facts" from a deletion's counts per table. */
-export function countsText(counts: Record<string, number>): string {
-  const names: Record<string, [string, string]> = {
-    transcript: ['message', 'messages'],
-    episodes: ['episode', 'episodes'],
-    pinned_facts: ['fact', 'facts'],
-    identity: ['identity', 'identities'],
-  };
-  const parts = Object.entries(names)
-    .filter(([table]) => (counts[table] ?? 0) > 0)
-    .map(([table, [one, many]]) => {
-      const n = counts[table] ?? 0;
-      return `${n} ${n === 1 ? one : many}`;
-    });
-  return parts.length > 0 ? parts.join(', ') : 'nothing stored';
 }

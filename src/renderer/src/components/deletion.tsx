@@ -1,12 +1,13 @@
 // Deleting from the UI (issue 12): every deletion goes to the trash, so each one is followed by
 // a notice with Undo (restore), and every confirmation says for how long it can be restored.
-// Lists share the selection state, the bar that acts on it, and the bulk delete.
+// Lists share the selection state, the bar that acts on it, and the bulk delete; every
+// confirmed action (forget, delete, purge) asks through the same dialog.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { plural } from '../format.ts';
-import { ConfirmDialog, ErrorBox } from './ui.tsx';
+import { ConfirmDialog, ErrorBox, Notice } from './ui.tsx';
 
 /** How long deleted memory stays restorable (the `trashDays` setting, 30 until loaded). */
 export function useTrashDays(): number {
@@ -65,6 +66,72 @@ export function UndoNotice({ undo, onClose }: { undo: Undoable; onClose?: () => 
       ) : null}
       <ErrorBox error={restore.error} />
     </div>
+  );
+}
+
+/** What a list says after a change: a plain notice, or a deletion with Undo (one at a time). */
+export type Outcome = { notice: string } | { undo: Undoable } | null;
+
+export function OutcomeNotice({ outcome }: { outcome: Outcome }) {
+  if (!outcome) return null;
+  if ('notice' in outcome) return <Notice tone="ok">{outcome.notice}</Notice>;
+  return <UndoNotice key={outcome.undo.trashId} undo={outcome.undo} />;
+}
+
+/**
+ * An action on one item that asks first: the item being confirmed (null when none), and the
+ * mutation that runs once the user confirms; success closes the dialog.
+ */
+export function useConfirmed<T, R>(
+  run: (item: T) => Promise<R>,
+  onDone: (res: R, item: T) => void,
+) {
+  const [item, setItem] = useState<T | null>(null);
+  const mutation = useMutation({
+    mutationFn: run,
+    onSuccess: (res, done) => {
+      setItem(null);
+      onDone(res, done);
+    },
+  });
+  return { item, ask: (next: T) => setItem(next), cancel: () => setItem(null), mutation };
+}
+
+/** What the dialog needs of a `useConfirmed` action, whatever its answer. */
+export interface Confirmed<T> {
+  item: T | null;
+  cancel: () => void;
+  mutation: { isPending: boolean; error: Error | null; mutate: (item: T) => void };
+}
+
+/** The dialog of a `useConfirmed` action, with what it does and the error if it failed. */
+export function ConfirmAction<T>({
+  action,
+  title,
+  confirmLabel,
+  danger,
+  children,
+}: {
+  action: Confirmed<T>;
+  title: (item: T) => string;
+  confirmLabel: string;
+  danger?: boolean;
+  children: (item: T) => ReactNode;
+}) {
+  const { item, mutation } = action;
+  if (item === null) return null;
+  return (
+    <ConfirmDialog
+      title={title(item)}
+      confirmLabel={confirmLabel}
+      danger={danger}
+      busy={mutation.isPending}
+      onCancel={action.cancel}
+      onConfirm={() => mutation.mutate(item)}
+    >
+      {children(item)}
+      <ErrorBox error={mutation.error} />
+    </ConfirmDialog>
   );
 }
 
@@ -142,13 +209,11 @@ export function BulkDeleteBar({
   const id = useId();
   const trashDays = useTrashDays();
   const refresh = useAfterDeletion();
-  const [confirming, setConfirming] = useState(false);
   const chosen = selection.among(visible);
   const all = visible.length > 0 && chosen.length === visible.length;
-  const remove = useMutation({
-    mutationFn: (ids: number[]) => api.deleteSelection({ agent_id: agentId, [kind]: ids }),
-    onSuccess: (res, ids) => {
-      setConfirming(false);
+  const remove = useConfirmed(
+    (ids: number[]) => api.deleteSelection({ agent_id: agentId, [kind]: ids }),
+    (res, ids) => {
       selection.clear();
       refresh(agentId);
       onDeleted({
@@ -157,7 +222,7 @@ export function BulkDeleteBar({
         agentId,
       });
     },
-  });
+  );
   if (visible.length === 0) return null;
   return (
     <div className="selection-bar" role="group" aria-label={`Selected ${noun}s`}>
@@ -177,26 +242,40 @@ export function BulkDeleteBar({
         type="button"
         className="btn btn-small btn-danger-outline"
         disabled={chosen.length === 0}
-        onClick={() => setConfirming(true)}
+        onClick={() => remove.ask(chosen)}
       >
         Delete selected
       </button>
-      {confirming ? (
-        <ConfirmDialog
-          title={`Delete ${plural(chosen.length, noun)}?`}
-          confirmLabel="Delete"
-          busy={remove.isPending}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => remove.mutate(chosen)}
-        >
+      <ConfirmAction
+        action={remove}
+        title={(ids) => `Delete ${plural(ids.length, noun)}?`}
+        confirmLabel="Delete"
+      >
+        {(ids) => (
           <p>
-            The selected {plural(chosen.length, noun)} go to the trash as one entry. You can restore
+            The selected {plural(ids.length, noun)} go to the trash as one entry. You can restore
             them from the Trash page for {plural(trashDays, 'day')}; after that they are deleted for
             good.
           </p>
-          <ErrorBox error={remove.error} />
-        </ConfirmDialog>
-      ) : null}
+        )}
+      </ConfirmAction>
     </div>
   );
+}
+
+/** "4 messages, 1 episode, 2 facts" from a deletion's counts per table. */
+export function countsText(counts: Record<string, number>): string {
+  const names: Record<string, [string, string]> = {
+    transcript: ['message', 'messages'],
+    episodes: ['episode', 'episodes'],
+    pinned_facts: ['fact', 'facts'],
+    identity: ['identity', 'identities'],
+  };
+  const parts = Object.entries(names)
+    .filter(([table]) => (counts[table] ?? 0) > 0)
+    .map(([table, [one, many]]) => {
+      const n = counts[table] ?? 0;
+      return `${n} ${n === 1 ? one : many}`;
+    });
+  return parts.length > 0 ? parts.join(', ') : 'nothing stored';
 }

@@ -7,6 +7,7 @@ import {
   type KeyboardEvent as ReactKeyboardEvent,
   type ReactNode,
 } from 'react';
+import type { z } from 'zod';
 import { errorMessage } from '../api/client.ts';
 
 export function ErrorBox({ error, title }: { error: unknown; title?: string }) {
@@ -32,6 +33,16 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
     <p className="muted" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" /> {label}
     </p>
+  );
+}
+
+/** A page's title, with what acts on the whole page (an agent picker, Refresh) beside it. */
+export function PageHeader({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="page-header">
+      <h1>{title}</h1>
+      {children}
+    </div>
   );
 }
 
@@ -68,6 +79,15 @@ export function Badge({
   tone?: 'neutral' | 'ok' | 'warn' | 'error' | 'accent';
 }) {
   return <span className={`badge badge-${tone}`}>{children}</span>;
+}
+
+/** A small outlined button for an action that deletes (it asks before it does). */
+export function DangerButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <button type="button" className="btn btn-small btn-danger-outline" onClick={onClick}>
+      {children}
+    </button>
+  );
 }
 
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
@@ -258,6 +278,50 @@ export function FilterField({
         placeholder={placeholder}
         onChange={(e) => onChange(e.target.value)}
       />
+    </div>
+  );
+}
+
+/** A labelled select over the values of a shared enum schema: the choice is parsed, not cast. */
+export function SelectField<V extends string>({
+  id,
+  label,
+  value,
+  schema,
+  options,
+  onChange,
+  inline,
+  disabled,
+  describedBy,
+}: {
+  id: string;
+  label: string;
+  value: V;
+  schema: z.ZodType<V>;
+  /** Every value with its label, in the order shown. */
+  options: Record<V, string>;
+  onChange: (value: V) => void;
+  /** Label beside the select (a toolbar), not above it (a form). */
+  inline?: boolean;
+  disabled?: boolean;
+  describedBy?: string;
+}) {
+  return (
+    <div className={inline ? 'field field-inline' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        disabled={disabled}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(schema.parse(e.target.value))}
+      >
+        {(Object.entries(options) as [V, string][]).map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

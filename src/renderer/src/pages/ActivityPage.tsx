@@ -8,9 +8,8 @@ import type { ActivityItem, ActivityLine, ActivitySource } from '../../../shared
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { AgentPicker } from '../components/AgentPicker.tsx';
-import { truncate } from '../components/PinnedList.tsx';
 import { Badge, Card, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
-import { formatDate, formatRelative, plural } from '../format.ts';
+import { formatDate, formatRelative, plural, truncate } from '../format.ts';
 import { routeHref, type Route } from '../router.ts';
 
 const LIMIT = 100;

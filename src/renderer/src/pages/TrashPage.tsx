@@ -1,24 +1,21 @@
 // The trash (issue 12): everything deleted, by hand or by consolidation, stays restorable for
 // `trashDays`. Each entry says what it holds and when it is purged; Restore puts it back, and
 // "Delete now" purges it at once after a confirmation.
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { TrashItem } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { AgentPicker } from '../components/AgentPicker.tsx';
-import { useAfterDeletion, useTrashDays } from '../components/deletion.tsx';
-import { countsText } from '../components/TranscriptList.tsx';
 import {
-  Badge,
-  Card,
-  ConfirmDialog,
-  EmptyState,
-  ErrorBox,
-  Loading,
-  Notice,
-  Pager,
-} from '../components/ui.tsx';
+  ConfirmAction,
+  countsText,
+  useAfterDeletion,
+  useConfirmed,
+  useTrashDays,
+} from '../components/deletion.tsx';
+import { PagedList, usePagedQuery } from '../components/PagedList.tsx';
+import { Badge, Card, DangerButton, ErrorBox, Notice, PageHeader } from '../components/ui.tsx';
 import { formatDate, formatRelative, plural } from '../format.ts';
 
 const PAGE_SIZE = 25;
@@ -51,14 +48,9 @@ export function TrashPage() {
   const [agent, setAgent] = useState('');
   const [offset, setOffset] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
-  const [purging, setPurging] = useState<TrashItem | null>(null);
 
   const query = { agent_id: agent || undefined, limit: PAGE_SIZE, offset };
-  const list = useQuery({
-    queryKey: [...qk.trash, query],
-    queryFn: () => api.listTrash(query),
-    placeholderData: keepPreviousData,
-  });
+  const list = usePagedQuery([...qk.trash, query], () => api.listTrash(query));
   const restore = useMutation({
     mutationFn: (item: TrashItem) => api.restoreTrash(item.id),
     onSuccess: (_res, item) => {
@@ -66,20 +58,17 @@ export function TrashPage() {
       afterChange(item.agent_id);
     },
   });
-  const purge = useMutation({
-    mutationFn: (item: TrashItem) => api.purgeTrash(item.id),
-    onSuccess: (_res, item) => {
-      setPurging(null);
+  const purge = useConfirmed(
+    (item: TrashItem) => api.purgeTrash(item.id),
+    (_res, item) => {
       setNotice(`Deleted “${item.label}” for good.`);
       afterChange(item.agent_id);
     },
-  });
-  const items = list.data?.items ?? [];
+  );
 
   return (
     <div className="page">
-      <div className="page-header">
-        <h1>Trash</h1>
+      <PageHeader title="Trash">
         <AgentPicker
           value={agent}
           onChange={(a) => {
@@ -88,7 +77,7 @@ export function TrashPage() {
           }}
           allowAll
         />
-      </div>
+      </PageHeader>
       <Card>
         <p className="muted">
           Deleted memory stays here for {plural(trashDays, 'day')} (see Settings), then it is
@@ -97,70 +86,49 @@ export function TrashPage() {
         {notice ? <Notice tone="ok">{notice}</Notice> : null}
         <ErrorBox error={list.error} />
         <ErrorBox error={restore.error} />
-        {list.isPending ? (
-          <Loading />
-        ) : items.length === 0 ? (
-          <EmptyState>The trash is empty.</EmptyState>
-        ) : (
-          <ul className="item-list" aria-label="Trash">
-            {items.map((item) => (
-              <li key={item.id} className="item">
-                <p className="item-content">{item.label}</p>
-                <div className="item-meta">
-                  <Badge tone="accent">{KINDS[item.kind] ?? item.kind}</Badge>
-                  <span>agent {item.agent_id}</span>
-                  <span>{countsText(item.counts)}</span>
-                  <span title={formatDate(item.deleted_at)}>
-                    deleted {formatRelative(item.deleted_at)}
-                  </span>
-                  <span title={formatDate(item.expires_at)}>
-                    purged {expiresIn(item.expires_at)}
-                  </span>
-                </div>
-                <div className="item-actions" role="group" aria-label="Trash entry actions">
-                  <button
-                    type="button"
-                    className="btn btn-small btn-primary"
-                    disabled={restore.isPending}
-                    onClick={() => restore.mutate(item)}
-                  >
-                    Restore
-                  </button>
-                  <button
-                    type="button"
-                    className="btn btn-small btn-danger-outline"
-                    onClick={() => setPurging(item)}
-                  >
-                    Delete now
-                  </button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
-        <Pager
-          total={list.data?.total ?? 0}
+        <PagedList
+          list={list}
+          label="Trash"
+          empty="The trash is empty."
           limit={PAGE_SIZE}
           offset={offset}
-          onChange={setOffset}
-          label="Trash"
-        />
-      </Card>
-      {purging ? (
-        <ConfirmDialog
-          title="Delete for good?"
-          confirmLabel="Delete now"
-          busy={purge.isPending}
-          onCancel={() => setPurging(null)}
-          onConfirm={() => purge.mutate(purging)}
+          onPage={setOffset}
         >
+          {(item) => (
+            <li key={item.id} className="item">
+              <p className="item-content">{item.label}</p>
+              <div className="item-meta">
+                <Badge tone="accent">{KINDS[item.kind] ?? item.kind}</Badge>
+                <span>agent {item.agent_id}</span>
+                <span>{countsText(item.counts)}</span>
+                <span title={formatDate(item.deleted_at)}>
+                  deleted {formatRelative(item.deleted_at)}
+                </span>
+                <span title={formatDate(item.expires_at)}>purged {expiresIn(item.expires_at)}</span>
+              </div>
+              <div className="item-actions" role="group" aria-label="Trash entry actions">
+                <button
+                  type="button"
+                  className="btn btn-small btn-primary"
+                  disabled={restore.isPending}
+                  onClick={() => restore.mutate(item)}
+                >
+                  Restore
+                </button>
+                <DangerButton onClick={() => purge.ask(item)}>Delete now</DangerButton>
+              </div>
+            </li>
+          )}
+        </PagedList>
+      </Card>
+      <ConfirmAction action={purge} title={() => 'Delete for good?'} confirmLabel="Delete now">
+        {(item) => (
           <p>
-            “{purging.label}” ({countsText(purging.counts)}) is deleted from the encrypted database
-            now instead of {expiresIn(purging.expires_at)}. This cannot be undone.
+            “{item.label}” ({countsText(item.counts)}) is deleted from the encrypted database now
+            instead of {expiresIn(item.expires_at)}. This cannot be undone.
           </p>
-          <ErrorBox error={purge.error} />
-        </ConfirmDialog>
-      ) : null}
+        )}
+      </ConfirmAction>
     </div>
   );
 }
