@@ -52,53 +52,33 @@ function currentSource(
   q: { agent_id: string; scope: ActivitySourceResponse['scope']; id?: number | undefined },
 ): ActivitySourceResponse | null {
   const id = q.id ?? null;
+  const source = (
+    text: string,
+    conversationId: string | null,
+    createdAt: string | null,
+  ): ActivitySourceResponse => ({
+    scope: q.scope,
+    id,
+    text,
+    conversation_id: conversationId,
+    created_at: createdAt,
+  });
   if (q.scope === 'identity') {
     const identity = getIdentity(db, q.agent_id);
     const text = id === null ? identity.narrative : identity.overrides[id];
-    if (!text) return null;
-    return {
-      scope: q.scope,
-      id,
-      text,
-      conversation_id: null,
-      created_at: iso(identity.updated_at),
-    };
+    return text ? source(text, null, iso(identity.updated_at)) : null;
   }
   if (id === null) return null;
   if (q.scope === 'pinned') {
     const f = getPinned(db, q.agent_id, id);
-    return (
-      f && {
-        scope: q.scope,
-        id,
-        text: f.content,
-        conversation_id: null,
-        created_at: iso(f.created_at),
-      }
-    );
+    return f && source(f.content, null, iso(f.created_at));
   }
   if (q.scope === 'episodes') {
     const e = getEpisode(db, q.agent_id, id);
-    return (
-      e && {
-        scope: q.scope,
-        id,
-        text: e.summary,
-        conversation_id: e.conversation_id,
-        created_at: iso(e.created_at),
-      }
-    );
+    return e && source(e.summary, e.conversation_id, iso(e.created_at));
   }
   const t = getTranscriptRow(db, q.agent_id, id);
-  return (
-    t && {
-      scope: q.scope,
-      id,
-      text: t.content,
-      conversation_id: t.conversation_id,
-      created_at: t.created_at,
-    }
-  );
+  return t && source(t.content, t.conversation_id, t.created_at);
 }
 
 export function registerActivityRoutes(app: FastifyInstance, services: EngineServices): void {
