@@ -4,6 +4,7 @@
 import { stripPrivate } from '../text/private.ts';
 import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 export interface EpisodeRecord {
   id: number;
@@ -66,30 +67,32 @@ export interface EpisodeInput {
   actionItems: string[];
   salience: number;
   conversationAt: number;
+  /** When it was last put in a prompt: an import keeps the exported value; else null. */
+  lastUsed?: number | null;
 }
 
 export function insertEpisode(db: Db, e: EpisodeInput, now: number): number {
   return Number(
-    db
-      .prepare(
-        `INSERT INTO episodes (agent_id, conversation_id, summary, topics, entities, decisions,
-           action_items, salience, conversation_at, last_decay_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        e.agentId,
-        e.conversationId,
-        stripPrivate(e.summary),
-        storedList(e.topics),
-        storedList(e.entities),
-        storedList(e.decisions),
-        storedList(e.actionItems),
-        e.salience,
-        e.conversationAt,
-        now,
-        now,
-        now,
-      ).lastInsertRowid,
+    cachedStatement(
+      db,
+      `INSERT INTO episodes (agent_id, conversation_id, summary, topics, entities, decisions,
+         action_items, salience, conversation_at, last_used, last_decay_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      e.agentId,
+      e.conversationId,
+      stripPrivate(e.summary),
+      storedList(e.topics),
+      storedList(e.entities),
+      storedList(e.decisions),
+      storedList(e.actionItems),
+      e.salience,
+      e.conversationAt,
+      e.lastUsed ?? null,
+      now,
+      now,
+      now,
+    ).lastInsertRowid,
   );
 }
 

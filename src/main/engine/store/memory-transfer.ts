@@ -5,6 +5,7 @@
 // scoped by agent_id; text has its `<private>` spans replaced before it is written.
 import { stripPrivate } from '../text/private.ts';
 import type { Db } from './db.ts';
+import { type EpisodeInput, insertEpisode } from './episodes.ts';
 import { appendIdentityOverrides, getIdentity, putIdentity } from './identity.ts';
 
 /**
@@ -64,17 +65,9 @@ export function latestMessageTimes(
 }
 
 /** An episode of a Cairn export, times in ms. */
-export interface RestoredEpisode {
+export interface RestoredEpisode extends Omit<EpisodeInput, 'agentId' | 'lastUsed'> {
   /** Its id in the export, so facts can point at the restored row. */
   exportId: number;
-  conversationId: string | null;
-  summary: string;
-  topics: string[];
-  entities: string[];
-  decisions: string[];
-  actionItems: string[];
-  salience: number;
-  conversationAt: number;
   lastUsed: number | null;
 }
 
@@ -132,42 +125,19 @@ function restoreEpisodes(
   const existingSummary = db.prepare(
     'SELECT id FROM episodes WHERE agent_id = ? AND conversation_id IS NULL AND summary = ? LIMIT 1',
   );
-  // created_at is when Cairn stores the row (now): retention is measured from it, never from
-  // the dates inside imported history (DESIGN §8). conversation_at keeps the episode's date.
-  const insert = db.prepare(
-    `INSERT INTO episodes (agent_id, conversation_id, summary, topics, entities, decisions,
-       action_items, salience, conversation_at, last_used, last_decay_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const list = (items: readonly string[]) => JSON.stringify(items.map(stripPrivate));
   for (const e of input.episodes) {
-    const summary = stripPrivate(e.summary);
     const found = (
       e.conversationId === null
-        ? existingSummary.get(input.agentId, summary)
+        ? existingSummary.get(input.agentId, stripPrivate(e.summary))
         : existing.get(input.agentId, e.conversationId)
     ) as { id: number } | undefined;
     if (found) {
       idOf.set(e.exportId, found.id);
       continue;
     }
-    const id = Number(
-      insert.run(
-        input.agentId,
-        e.conversationId,
-        summary,
-        list(e.topics),
-        list(e.entities),
-        list(e.decisions),
-        list(e.actionItems),
-        e.salience,
-        e.conversationAt,
-        e.lastUsed,
-        now,
-        now,
-        now,
-      ).lastInsertRowid,
-    );
+    // created_at is when Cairn stores the row (now): retention is measured from it, never from
+    // the dates inside imported history (DESIGN §8). conversation_at keeps the episode's date.
+    const id = insertEpisode(db, { ...e, agentId: input.agentId }, now);
     idOf.set(e.exportId, id);
     written.push(id);
   }
