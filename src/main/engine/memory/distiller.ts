@@ -30,7 +30,7 @@ import type {
   VectorService,
 } from '../services.ts';
 import type { Db } from '../store/migrate.ts';
-import { logProcessing } from '../store/processing-log.ts';
+import { logProcessing, type ProcessingLogInput } from '../store/processing-log.ts';
 import {
   claimPendingSignals,
   conversationMessages,
@@ -247,22 +247,27 @@ export function createDistiller(
     if (signals.length === 0) return 'nothing';
     const ids = signals.map((s) => s.id);
     const elapsed = () => performance.now() - t0;
+    /** The attempt's line in the processing log. */
+    const logAttempt = (entry: Pick<ProcessingLogInput, 'status' | 'model' | 'tokens' | 'error'>) =>
+      logProcessing(db, {
+        kind: 'distill',
+        agentId,
+        durationMs: elapsed(),
+        now: clock.now(),
+        ...entry,
+      });
+    /** The conversation's signals are done with: marked processed, the attempt logged. */
+    const processed = (entry: Parameters<typeof logAttempt>[0]) => {
+      markSignalsProcessed(db, agentId, ids, clock.now());
+      logAttempt(entry);
+    };
     try {
       const messages = conversationMessages(db, agentId, conversationId, maxRows).filter(
         (m) => m.role === 'user' || m.role === 'assistant',
       );
       if (messages.length === 0) {
         // The transcript was deleted before it was distilled: nothing left to remember.
-        markSignalsProcessed(db, agentId, ids, clock.now());
-        logProcessing(db, {
-          kind: 'distill',
-          agentId,
-          status: 'skipped',
-          model: null,
-          durationMs: elapsed(),
-          error: 'no transcript left for this conversation',
-          now: clock.now(),
-        });
+        processed({ status: 'skipped', error: 'no transcript left for this conversation' });
         return 'nothing';
       }
       const choice = resolveCoreModel({
@@ -272,15 +277,7 @@ export function createDistiller(
       });
       if (choice.use === 'heuristic') {
         await storeHeuristic(agentId, conversationId, messages);
-        markSignalsProcessed(db, agentId, ids, clock.now());
-        logProcessing(db, {
-          kind: 'distill',
-          agentId,
-          status: 'ok',
-          model: 'heuristic',
-          durationMs: elapsed(),
-          now: clock.now(),
-        });
+        processed({ status: 'ok', model: 'heuristic' });
         log.info('distilled (heuristic)', {
           agent: agentId,
           conversation: conversationId,
@@ -305,16 +302,7 @@ export function createDistiller(
         const parsed = parseDigest(result.content);
         if (parsed.ok) {
           await store(agentId, conversationId, messages, parsed.digest);
-          markSignalsProcessed(db, agentId, ids, clock.now());
-          logProcessing(db, {
-            kind: 'distill',
-            agentId,
-            status: 'ok',
-            model: result.model || model,
-            tokens,
-            durationMs: elapsed(),
-            now: clock.now(),
-          });
+          processed({ status: 'ok', model: result.model || model, tokens });
           log.info('distilled', { agent: agentId, conversation: conversationId, tokens });
           return 'llm';
         }
@@ -322,17 +310,7 @@ export function createDistiller(
         // answer (a chat model that ignores the format), so the heuristic stage serves now.
         const why = `${model} answered without a digest (${parsed.error}); the heuristic digest was stored`;
         await storeHeuristic(agentId, conversationId, messages);
-        markSignalsProcessed(db, agentId, ids, clock.now());
-        logProcessing(db, {
-          kind: 'distill',
-          agentId,
-          status: 'ok',
-          model: 'heuristic',
-          tokens,
-          durationMs: elapsed(),
-          error: why,
-          now: clock.now(),
-        });
+        processed({ status: 'ok', model: 'heuristic', tokens, error: why });
         log.info('distilled (heuristic fallback)', {
           agent: agentId,
           conversation: conversationId,
@@ -361,15 +339,11 @@ export function createDistiller(
         clock.now(),
         maxAttempts,
       );
-      logProcessing(db, {
-        kind: 'distill',
-        agentId,
+      logAttempt({
         status: deadLettered ? 'dead_letter' : 'error',
         model,
         tokens,
-        durationMs: elapsed(),
         error: `${failure}; the heuristic digest was stored meanwhile`,
-        now: clock.now(),
       });
       log.warn('distillation attempt failed', {
         agent: agentId,
@@ -390,14 +364,7 @@ export function createDistiller(
         clock.now(),
         maxAttempts,
       );
-      logProcessing(db, {
-        kind: 'distill',
-        agentId,
-        status: deadLettered ? 'dead_letter' : 'error',
-        durationMs: elapsed(),
-        error: message,
-        now: clock.now(),
-      });
+      logAttempt({ status: deadLettered ? 'dead_letter' : 'error', error: message });
       log.error('distillation failed', { agent: agentId, err });
       return deadLettered ? 'dead_letter' : 'retry';
     }
