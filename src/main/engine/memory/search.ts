@@ -9,12 +9,11 @@ import type { VectorKind, VectorService } from '../services.ts';
 import type { Db } from '../store/migrate.ts';
 import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
 import {
-  ftsDocumentFrequency,
+  ftsDocumentFrequencies,
   ftsRowCount,
   getRowsByIds,
-  searchFts,
-  searchLike,
-  transcriptNeighbours,
+  searchCandidates,
+  type Candidates,
   type FtsScope,
   type StoredHit,
 } from '../store/search.ts';
@@ -160,61 +159,92 @@ export function speakerOf(content: string): string | null {
   return m ? (m[1] as string).toLowerCase() : null;
 }
 
-/** Runs a search of one scope and returns the ranked rows (planner and HTTP API share it). */
+/**
+ * Runs a search of one scope and returns the ranked rows (planner and HTTP API share it). The
+ * store is asked twice: for the table's size (and, on a large memory, the document
+ * frequencies not cached yet), then once for every row ranking needs (searchCandidates);
+ * the ranking itself happens here.
+ */
 export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<RankedHit[]> {
   const topK = q.topK ?? DEFAULT_TOP_K;
   const since = q.days === undefined ? null : deps.clock.now() - q.days * DAY_MS;
   const terms = queryTerms(q.query);
   const scope: FtsScope = q.scope;
 
-  // 1. BM25 candidates (sanitised MATCH), with the LIKE fallback.
+  // 1. The vector list first (when it counts), so its rows come back with the lexical ones.
+  const vectorWeight = vectorWeightFor(deps, scope);
+  const useVectors =
+    q.useVectors !== false && vectorWeight > 0 && deps.vectors !== null && q.query.trim() !== '';
+  const vectorHits = useVectors
+    ? await vectorSearch(deps, q.agentId, scope, q.query, topK * 3)
+    : [];
+
+  // 2. BM25 candidates (sanitised MATCH; when too few rows hold the common words together,
+  //    each of them alone), the LIKE fallback, neighbouring turns and the vector hits' rows.
   const match = matchFor(deps, scope, terms);
-  const fts = (expr: string | null) =>
-    ftsCandidates(deps, scope, q.agentId, expr, since, FTS_CANDIDATES, match.large);
-  let hits = fts(match.primary);
-  if (hits.length < topK && match.wider !== null) {
-    // Too few rows where common words co-occur: let each of them match alone too.
-    const seen = new Set(hits.map((h) => h.id));
-    const more = fts(match.wider);
-    hits = [...hits, ...more.filter((h) => !seen.has(h.id))];
-  }
-  if (hits.length === 0 && q.likeFallback !== false) {
-    hits = searchLike(deps.db, scope, { agentId: q.agentId, terms, since, limit: FTS_CANDIDATES });
+  const found = searchCandidates(deps.db, scope, {
+    agentId: q.agentId,
+    matches: [match.primary, match.wider],
+    enough: topK,
+    likeTerms: q.likeFallback === false ? null : terms,
+    since,
+    limit: FTS_CANDIDATES,
+    ...(match.large ? { recentMatches: RECENT_MATCHES } : {}),
+    ...(scope === 'transcript'
+      ? { neighbours: { lookups: NEIGHBOUR_LOOKUPS, expand: NEIGHBOUR_EXPANSION } }
+      : {}),
+    ids: vectorHits.map((v) => v.id),
+  });
+  if (found.ftsError !== null) {
+    deps.logger?.warn('full-text search failed; falling back to LIKE', {
+      scope,
+      error: found.ftsError,
+    });
   }
 
-  // 2. Scope-specific re-ranking of the lexical list.
+  // 3. Scope-specific re-ranking of the lexical list.
   let lexical: Map<number, StoredHit & { rel: number }>;
   if (scope === 'transcript') {
     const weights = { ...DEFAULT_RERANK_WEIGHTS, ...deps.weights };
-    lexical = rerankTranscript(deps.db, q.agentId, q.query, terms, hits, since, weights);
+    lexical = rerankTranscript(found, q.query, terms, weights);
   } else {
-    lexical = new Map(hits.map((h) => [h.id, { ...h, rel: h.score }]));
+    lexical = new Map(found.hits.map((h) => [h.id, { ...h, rel: h.score }]));
   }
 
-  // 3. Vector list, fused with the lexical one by reciprocal rank.
-  const vectorWeight = !deps.vectors?.isReady()
-    ? 0
-    : deps.vectors.activeModel() === WORD_VECTORS_MODEL_ID
-      ? STATIC_VECTOR_WEIGHTS[scope]
-      : 1;
-
+  // 4. The vector list fused with the lexical one by reciprocal rank.
   let fused: { hit: StoredHit; score: number }[];
-  if (q.useVectors !== false && vectorWeight > 0 && deps.vectors && q.query.trim() !== '') {
-    let vectorHits: { id: number; score: number }[] = [];
-    try {
-      vectorHits = await deps.vectors.search(q.agentId, kindOf[scope], q.query, topK * 3);
-    } catch (err) {
-      deps.logger?.warn('vector search failed; using full-text only', { error: err });
-    }
-    fused = fuse(deps.db, scope, q.agentId, lexical, vectorHits, since, vectorWeight);
+  if (useVectors) {
+    fused = fuse(lexical, found.rows, vectorHits, vectorWeight);
   } else {
     fused = [...lexical.values()].map((h) => ({ hit: h, score: h.rel }));
   }
   fused.sort((a, b) => b.score - a.score || b.hit.created_at - a.hit.created_at);
 
-  // 4. MMR over the head of the list.
+  // 5. MMR over the head of the list.
   const picked = mmr(fused.slice(0, Math.max(topK * 4, 40)), topK);
   return picked.map(({ hit, score }) => ({ ...hit, scope: q.scope, score: round(score) }));
+}
+
+/** How much the vector list counts in the fusion (0: not searched), by the serving embedder. */
+function vectorWeightFor(deps: SearchDeps, scope: FtsScope): number {
+  if (!deps.vectors?.isReady()) return 0;
+  return deps.vectors.activeModel() === WORD_VECTORS_MODEL_ID ? STATIC_VECTOR_WEIGHTS[scope] : 1;
+}
+
+/** Vector hits, best first; [] when the search fails (full-text search still answers). */
+async function vectorSearch(
+  deps: SearchDeps,
+  agentId: string,
+  scope: FtsScope,
+  query: string,
+  k: number,
+): Promise<{ id: number; score: number }[]> {
+  try {
+    return (await deps.vectors?.search(agentId, kindOf[scope], query, k)) ?? [];
+  } catch (err) {
+    deps.logger?.warn('vector search failed; using full-text only', { error: err });
+    return [];
+  }
 }
 
 /**
@@ -293,19 +323,32 @@ export function matchFor(
     if (rows.n < PRUNE_FROM_ROWS) return plain();
     const limit = Math.floor(Math.max(PRUNE_MIN_DF, rows.n * PRUNE_SHARE));
     const rare = Math.floor(Math.max(RARE_MIN_DF, rows.n * RARE_SHARE));
-    const withDf = terms.map((term) => {
-      const key = `${scope}\u0000${term}`;
-      let df = stats.df.get(key);
-      if (!df || now - df.at > STATS_TTL_MS) {
-        const match = buildMatchExpression([term]);
-        const n = match === null ? 0 : ftsDocumentFrequency(deps.db, scope, match, limit + 1);
+    const keyOf = (term: string) => `${scope}\u0000${term}`;
+    const stale = terms.filter((term) => {
+      const df = stats.df.get(keyOf(term));
+      return !df || now - df.at > STATS_TTL_MS;
+    });
+    if (stale.length > 0) {
+      // Every count this query still needs, in one call.
+      const matches = stale.map((term) => buildMatchExpression([term]));
+      const counted = ftsDocumentFrequencies(
+        deps.db,
+        scope,
+        matches.filter((m) => m !== null),
+        limit + 1,
+      );
+      let next = 0;
+      stale.forEach((term, i) => {
+        const n = matches[i] === null ? 0 : (counted[next++] as number);
         // A count that reached its cap only says "more than the limit of that moment": the
         // limit grows with the table, so a capped count must never pass for a real one
         // (it once let a name found in a third of all rows back into the pairs).
-        df = { n, at: now, capped: n > limit };
         if (stats.df.size >= STATS_ENTRIES) stats.df.clear();
-        stats.df.set(key, df);
-      }
+        stats.df.set(keyOf(term), { n, at: now, capped: n > limit });
+      });
+    }
+    const withDf = terms.map((term) => {
+      const df = stats.df.get(keyOf(term)) ?? { n: 0, capped: false };
       return { term, df: df.n, capped: df.capped };
     });
     const present = withDf.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
@@ -329,50 +372,19 @@ export function matchFor(
   }
 }
 
-function ftsCandidates(
-  deps: SearchDeps,
-  scope: FtsScope,
-  agentId: string,
-  match: string | null,
-  since: number | null,
-  limit: number,
-  large: boolean,
-): StoredHit[] {
-  if (match === null) return [];
-  try {
-    return searchFts(deps.db, scope, {
-      agentId,
-      match,
-      since,
-      limit,
-      ...(large ? { recentMatches: RECENT_MATCHES } : {}),
-    });
-  } catch (err) {
-    // The expression is built from quoted words only, so this means FTS5 itself is missing
-    // or broken: the caller falls back to LIKE.
-    deps.logger?.warn('full-text search failed; falling back to LIKE', {
-      scope,
-      error: err instanceof Error ? err.message : String(err),
-    });
-    return [];
-  }
-}
-
 /**
  * Transcript re-ranking: each turn also earns part of its neighbours' scores (answers sit
  * next to questions), neighbours of strong hits become candidates, turns spoken by a person
  * the query names and, for "when" questions, turns with a time expression get a boost.
  */
 function rerankTranscript(
-  db: Db,
-  agentId: string,
+  found: Candidates,
   query: string,
   terms: string[],
-  hits: StoredHit[],
-  since: number | null,
   w: RerankWeights,
 ): Map<number, StoredHit & { rel: number }> {
   const out = new Map<number, StoredHit & { rel: number }>();
+  const { hits } = found;
   if (hits.length === 0) return out;
   const base = new Map(hits.map((h) => [h.id, h.score]));
   const rows = new Map(hits.map((h) => [h.id, h]));
@@ -382,26 +394,19 @@ function rerankTranscript(
     if (list) list.push(b);
     else adjacency.set(a, [b]);
   };
-  // Neighbours of the head of the list only: further down, a neighbour's share cannot lift
-  // a turn into the top results, and each lookup costs two index seeks.
-  const neighbours = transcriptNeighbours(
-    db,
-    agentId,
-    hits.slice(0, NEIGHBOUR_LOOKUPS).map((h) => h.id),
-  );
+  // Neighbours of the head of the list only (NEIGHBOUR_LOOKUPS): further down, a neighbour's
+  // share cannot lift a turn into the top results, and each lookup costs two index seeks.
+  // Those of the first NEIGHBOUR_EXPANSION hits are candidates of their own (their rows came
+  // with the hits, unless older than the query's window).
   const expand = new Set(hits.slice(0, NEIGHBOUR_EXPANSION).map((h) => h.id));
-  const missing: number[] = [];
-  for (const [id, n] of neighbours) {
+  for (const [id, n] of found.neighbours) {
     for (const other of [n.prev, n.next]) {
       if (other === null) continue;
       link(id, other);
       link(other, id);
-      if (!rows.has(other) && expand.has(id)) missing.push(other);
+      const row = expand.has(id) && !rows.has(other) ? found.rows.get(other) : undefined;
+      if (row) rows.set(other, row);
     }
-  }
-  for (const [id, row] of getRowsByIds(db, 'transcript', agentId, missing)) {
-    if (since !== null && row.created_at < since) continue;
-    rows.set(id, row);
   }
 
   const termSet = new Set(terms);
@@ -448,27 +453,19 @@ function rerankTranscript(
 }
 
 function fuse(
-  db: Db,
-  scope: FtsScope,
-  agentId: string,
   lexical: Map<number, StoredHit & { rel: number }>,
+  byId: Map<number, StoredHit>,
   vectorHits: { id: number; score: number }[],
-  since: number | null,
   vectorWeight: number,
 ): { hit: StoredHit; score: number }[] {
   const scores = new Map<number, number>();
   const lexicalOrder = [...lexical.values()].sort((a, b) => b.rel - a.rel);
   lexicalOrder.forEach((h, i) => scores.set(h.id, 1 / (RRF_K + i + 1)));
-  const rows = new Map<number, StoredHit>(lexical);
-  const unknown = vectorHits.filter((v) => !rows.has(v.id)).map((v) => v.id);
-  for (const [id, row] of getRowsByIds(db, scope, agentId, unknown)) {
-    if (since !== null && row.created_at < since) continue;
-    rows.set(id, row);
-  }
+  const rowOf = (id: number): StoredHit | undefined => lexical.get(id) ?? byId.get(id);
   vectorHits
-    .filter((v) => rows.has(v.id))
+    .filter((v) => rowOf(v.id) !== undefined)
     .forEach((v, i) => scores.set(v.id, (scores.get(v.id) ?? 0) + vectorWeight / (RRF_K + i + 1)));
-  return [...scores.entries()].map(([id, score]) => ({ hit: rows.get(id) as StoredHit, score }));
+  return [...scores.entries()].map(([id, score]) => ({ hit: rowOf(id) as StoredHit, score }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import type { Db } from './db.ts';
-import { searchFts } from './search.ts';
+import { ftsDocumentFrequencies, searchCandidates, searchFts } from './search.ts';
 import { recordTurn } from './transcript.ts';
 
 const cleanups: (() => void)[] = [];
@@ -74,5 +74,114 @@ describe('searchFts (transcript)', () => {
     expect(searchFts(db, 'transcript', { ...q, recentMatches: 3 }).map((h) => h.id)).toEqual([
       later[2],
     ]);
+  });
+});
+
+describe('searchCandidates', () => {
+  const conversation = (db: Db, agentId: string, lines: string[], at = 1_000) =>
+    recordTurn(db, {
+      agentId,
+      conversationId: `${agentId}-talk`,
+      messages: lines.map((content, i) => ({
+        role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+        content,
+        createdAt: at + i,
+      })),
+    }).transcriptIds;
+
+  const base = {
+    agentId: 'a',
+    enough: 1,
+    likeTerms: null,
+    since: null,
+    limit: 10,
+  };
+
+  it('returns the hits with the turns around them and the rows of those turns', () => {
+    const db = setup();
+    const [before, hit, after, far] = conversation(db, 'a', [
+      'what did you feed it?',
+      'the axolotl ate a worm',
+      'lovely, they like worms',
+      'unrelated later words',
+    ]);
+    const found = searchCandidates(db, 'transcript', {
+      ...base,
+      matches: ['"axolotl"'],
+      neighbours: { lookups: 10, expand: 10 },
+    });
+    expect(found.hits.map((h) => h.id)).toEqual([hit]);
+    expect(found.neighbours.get(hit!)).toEqual({ prev: before, next: after });
+    expect([...found.rows.keys()]).toEqual([before, after]);
+    expect(found.rows.has(far!)).toBe(false);
+    expect(found.ftsError).toBeNull();
+  });
+
+  it('reads neighbour rows only for the expanded head, and never older than the window', () => {
+    const db = setup();
+    const [before, hit, after] = conversation(db, 'a', ['old question', 'axolotl', 'reply'], 1_000);
+    const notExpanded = searchCandidates(db, 'transcript', {
+      ...base,
+      matches: ['"axolotl"'],
+      neighbours: { lookups: 10, expand: 0 },
+    });
+    expect(notExpanded.neighbours.get(hit!)).toEqual({ prev: before, next: after });
+    expect(notExpanded.rows.size).toBe(0);
+    const windowed = searchCandidates(db, 'transcript', {
+      ...base,
+      since: 1_001,
+      matches: ['"axolotl"'],
+      neighbours: { lookups: 10, expand: 10 },
+    });
+    expect([...windowed.rows.keys()]).toEqual([after]);
+  });
+
+  it('tries the wider expression only while too few rows were found, without repeats', () => {
+    const db = setup();
+    const [both, one] = conversation(db, 'a', ['axolotl and newt', 'just a newt']);
+    const q = { ...base, matches: ['"axolotl" AND "newt"', '"axolotl" OR "newt"'] };
+    expect(searchCandidates(db, 'transcript', q).hits.map((h) => h.id)).toEqual([both]);
+    expect(searchCandidates(db, 'transcript', { ...q, enough: 2 }).hits.map((h) => h.id)).toEqual([
+      both,
+      one,
+    ]);
+  });
+
+  it('scans with LIKE when no expression matched, and reports a failing expression', () => {
+    const db = setup();
+    const [id] = conversation(db, 'a', ['axolotls everywhere']);
+    const found = searchCandidates(db, 'transcript', {
+      ...base,
+      matches: [null, 'bad "syntax'],
+      likeTerms: ['xolot'],
+    });
+    expect(found.hits.map((h) => h.id)).toEqual([id]);
+    expect(found.ftsError).toMatch(/syntax|unterminated|fts5/iu);
+    const quiet = searchCandidates(db, 'transcript', { ...base, matches: ['"nothing"'] });
+    expect(quiet.hits).toEqual([]);
+  });
+
+  it("reads further rows by id: this agent's only, not the hits again", () => {
+    const db = setup();
+    const [hit, other] = conversation(db, 'a', ['axolotl', 'a reply']);
+    const [foreign] = conversation(db, 'b', ['someone else']);
+    const found = searchCandidates(db, 'transcript', {
+      ...base,
+      matches: ['"axolotl"'],
+      ids: [foreign!, other!, hit!],
+    });
+    expect([...found.rows.keys()]).toEqual([other]);
+  });
+});
+
+describe('ftsDocumentFrequencies', () => {
+  it('counts the rows holding each term, up to the cap', () => {
+    const db = setup();
+    turns(db, 'a', ['axolotl one', 'axolotl two', 'axolotl three', 'newt']);
+    turns(db, 'b', ['axolotl of another agent']);
+    expect(ftsDocumentFrequencies(db, 'transcript', ['"axolotl"', '"newt"', '"toad"'], 10)).toEqual(
+      [4, 1, 0],
+    );
+    expect(ftsDocumentFrequencies(db, 'transcript', ['"axolotl"'], 2)).toEqual([2]);
   });
 });

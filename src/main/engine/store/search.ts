@@ -151,18 +151,23 @@ export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
 }
 
 /**
- * How many rows of all agents contain the term (FTS5 document frequency), counted up to
- * `cap` (a near-ubiquitous term is not walked to the end), for dropping such terms from
- * large searches. `match` comes from buildMatchExpression.
+ * How many rows of all agents contain each term (FTS5 document frequency), counted up to `cap`
+ * (a near-ubiquitous term is not walked to the end), for dropping such terms from large
+ * searches. `matches` come from buildMatchExpression, one term each; the counts are in order.
  */
-export function ftsDocumentFrequency(db: Db, scope: FtsScope, match: string, cap: number): number {
+export function ftsDocumentFrequencies(
+  db: Db,
+  scope: FtsScope,
+  matches: readonly string[],
+  cap: number,
+): number[] {
   const table = FTS_TABLE[scope];
-  return (
-    prepared(
-      db,
-      `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
-    ).get(match, Math.max(1, Math.floor(cap))) as { n: number }
-  ).n;
+  const count = prepared(
+    db,
+    `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`,
+  );
+  const limit = Math.max(1, Math.floor(cap));
+  return matches.map((match) => (count.get(match, limit) as { n: number }).n);
 }
 
 /**
@@ -302,6 +307,111 @@ export function getRowsByIds(
   const rows = prepared(db, BY_IDS[scope]).all({ ids: JSON.stringify(ids), agentId }) as Row[];
   for (const r of rows) out.set(r.id, { ...toHit(r), score: 0 });
   return out;
+}
+
+/** Everything ranking one scope needs, asked for in one call (searchCandidates). */
+export interface CandidateQuery {
+  agentId: string;
+  /**
+   * MATCH expressions from buildMatchExpression (never raw user text), tried in order while
+   * fewer than `enough` rows were found; each later one only adds rows the earlier missed.
+   * null entries are skipped.
+   */
+  matches: readonly (string | null)[];
+  enough: number;
+  /** Terms for the LIKE scan when no MATCH found anything; null: no LIKE scan. */
+  likeTerms: readonly string[] | null;
+  /** Only rows at or after this time (ms), or null. */
+  since: number | null;
+  /** Rows per MATCH expression (and for the LIKE scan). */
+  limit: number;
+  /** Transcript: see FtsQuery.recentMatches. */
+  recentMatches?: number;
+  /**
+   * Transcript: the turns around the first `lookups` hits, and the rows of those around the
+   * first `expand` hits (they become candidates of their own).
+   */
+  neighbours?: { lookups: number; expand: number };
+  /** Further rows to read by id (vector hits). */
+  ids?: readonly number[];
+}
+
+export interface Candidates {
+  /** BM25 (or LIKE) hits, best first. */
+  hits: StoredHit[];
+  /** Transcript: the previous and next turn of each of the first `neighbours.lookups` hits. */
+  neighbours: Map<number, TranscriptNeighbours>;
+  /**
+   * Rows read by id that are not hits: the expanded neighbours, then `ids`, in that order,
+   * each of this agent, searchable (getRowsByIds) and not older than `since`.
+   */
+  rows: Map<number, StoredHit>;
+  /** FTS5 failed (missing or broken) for this message: why, for the caller's log. */
+  ftsError: string | null;
+}
+
+/**
+ * The candidates of one scope and everything their ranking reads: BM25 hits (wider MATCH
+ * expressions and the LIKE scan as fallbacks), for the transcript the turns around them, and
+ * the rows of further ids. One call, so a search crosses into the store once with its terms
+ * and comes back with every row ranking needs; the statements are the same as asking for
+ * each part alone.
+ */
+export function searchCandidates(db: Db, scope: FtsScope, q: CandidateQuery): Candidates {
+  let hits: StoredHit[] = [];
+  let ftsError: string | null = null;
+  for (const match of q.matches) {
+    if (hits.length >= q.enough) break;
+    if (match === null) continue;
+    let more: StoredHit[];
+    try {
+      more = searchFts(db, scope, {
+        agentId: q.agentId,
+        match,
+        since: q.since,
+        limit: q.limit,
+        ...(q.recentMatches === undefined ? {} : { recentMatches: q.recentMatches }),
+      });
+    } catch (err) {
+      // The expression holds quoted words only, so this means FTS5 itself is missing or broken.
+      ftsError = err instanceof Error ? err.message : String(err);
+      continue;
+    }
+    const seen = new Set(hits.map((h) => h.id));
+    hits = hits.length === 0 ? more : [...hits, ...more.filter((h) => !seen.has(h.id))];
+  }
+  if (hits.length === 0 && q.likeTerms !== null) {
+    hits = searchLike(db, scope, {
+      agentId: q.agentId,
+      terms: q.likeTerms,
+      since: q.since,
+      limit: q.limit,
+    });
+  }
+
+  const found = new Set(hits.map((h) => h.id));
+  const neighbours =
+    scope === 'transcript' && q.neighbours
+      ? transcriptNeighbours(
+          db,
+          q.agentId,
+          hits.slice(0, q.neighbours.lookups).map((h) => h.id),
+        )
+      : new Map<number, TranscriptNeighbours>();
+  const wanted: number[] = [];
+  const expand = new Set(hits.slice(0, q.neighbours?.expand ?? 0).map((h) => h.id));
+  for (const [id, n] of neighbours) {
+    if (!expand.has(id)) continue;
+    for (const other of [n.prev, n.next]) {
+      if (other !== null && !found.has(other)) wanted.push(other);
+    }
+  }
+  for (const id of q.ids ?? []) if (!found.has(id)) wanted.push(id);
+  const rows = new Map<number, StoredHit>();
+  for (const [id, row] of getRowsByIds(db, scope, q.agentId, wanted)) {
+    if (q.since === null || row.created_at >= q.since) rows.set(id, row);
+  }
+  return { hits, neighbours, rows, ftsError };
 }
 
 /** Records that these facts were used in an answer (use_count + 1, last_used = now). */
