@@ -47,17 +47,7 @@ export function storeToken(token: string | null): void {
 export async function saveFile(data: string, suggestedName: string): Promise<boolean> {
   const b = bridge();
   if (b) return b.saveExportFile(data, suggestedName);
-  const url = URL.createObjectURL(new Blob([data], { type: 'application/json' }));
-  try {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = suggestedName;
-    document.body.append(a);
-    a.click();
-    a.remove();
-  } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
+  download(new Blob([data], { type: 'application/json' }), suggestedName, 10_000);
   return true;
 }
 
@@ -84,6 +74,11 @@ export function chooseFile(): Promise<ImportFileResult> {
  * default download handler asks where to save it.
  */
 export function saveBlob(data: Blob, suggestedName: string): void {
+  download(data, suggestedName, 60_000);
+}
+
+/** Starts the browser's download of `data`; its URL is let go once the download has it. */
+function download(data: Blob, suggestedName: string, keepUrlMs: number): void {
   const url = URL.createObjectURL(data);
   try {
     const a = document.createElement('a');
@@ -93,6 +88,6 @@ export function saveBlob(data: Blob, suggestedName: string): void {
     a.click();
     a.remove();
   } finally {
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    setTimeout(() => URL.revokeObjectURL(url), keepUrlMs);
   }
 }

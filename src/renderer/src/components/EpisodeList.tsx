@@ -6,18 +6,16 @@ import { qk } from '../api/keys.ts';
 import { formatDate, truncate } from '../format.ts';
 import { routeHref } from '../router.ts';
 import {
-  BulkDeleteBar,
   ConfirmAction,
-  OutcomeNotice,
+  SelectableList,
   SelectBox,
-  useAfterDeletion,
-  useConfirmed,
+  useForget,
   useSelection,
   useTrashDays,
   type Outcome,
 } from './deletion.tsx';
-import { PagedList, useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
-import { Badge, DangerButton, ErrorBox, FieldError, FilterField } from './ui.tsx';
+import { useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
+import { Badge, DangerButton, FieldError, FilterField } from './ui.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -30,22 +28,14 @@ export function EpisodeList({ agentId }: { agentId: string }) {
   const selection = useSelection();
   const trashDays = useTrashDays();
   const afterEdit = useAfterEdit();
-  const afterDeletion = useAfterDeletion();
 
   const query = { agent_id: agentId, q: filter.words, limit: PAGE_SIZE, offset: filter.offset };
   const list = usePagedQuery(qk.episodes(agentId, query), () => api.listEpisodes(query));
-  const forget = useConfirmed(
+  const forget = useForget(
+    agentId,
     (ep: Episode) => api.deleteEpisode(ep.id, agentId),
-    (res, ep) => {
-      setOutcome({
-        undo: {
-          message: `Forgot the episode “${truncate(ep.summary, 60)}”.`,
-          trashId: res.trash_id,
-          agentId,
-        },
-      });
-      afterDeletion(agentId);
-    },
+    (ep) => `Forgot the episode “${truncate(ep.summary, 60)}”.`,
+    (undo) => setOutcome({ undo }),
   );
 
   return (
@@ -58,18 +48,14 @@ export function EpisodeList({ agentId }: { agentId: string }) {
           onChange={filter.setText}
         />
       </div>
-      <OutcomeNotice outcome={outcome} />
-      <ErrorBox error={list.error} />
-      <BulkDeleteBar
+      <SelectableList
         agentId={agentId}
         kind="episodes"
         noun="episode"
-        visible={list.data?.items.map((e) => e.id) ?? []}
-        selection={selection}
-        onDeleted={(undo) => setOutcome({ undo })}
-      />
-      <PagedList
         list={list}
+        selection={selection}
+        outcome={outcome}
+        onOutcome={setOutcome}
         label="Episodes"
         empty="No episodes yet. Conversations become episodes once they are distilled."
         limit={PAGE_SIZE}
@@ -133,7 +119,7 @@ export function EpisodeList({ agentId }: { agentId: string }) {
             )}
           </li>
         )}
-      </PagedList>
+      </SelectableList>
       <ConfirmAction action={forget} title={() => 'Forget this episode?'} confirmLabel="Forget">
         {(ep) => (
           <>

@@ -10,7 +10,7 @@ import {
 } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { qk } from '../api/keys.ts';
-import { EmptyState, Loading, Pager } from './ui.tsx';
+import { Pager, QueryBody } from './ui.tsx';
 
 /** How long the filter waits after the last keystroke before it asks the server. */
 const FILTER_DELAY_MS = 250;
@@ -83,18 +83,15 @@ export function PagedList<T>({
   className?: string;
   children: (item: T) => ReactNode;
 }) {
-  const items = list.data?.items ?? [];
   return (
     <>
-      {list.isPending ? (
-        <Loading />
-      ) : items.length === 0 ? (
-        <EmptyState>{empty}</EmptyState>
-      ) : (
-        <ul className={className} aria-label={label}>
-          {items.map(children)}
-        </ul>
-      )}
+      <QueryBody query={list} isEmpty={(p) => p.items.length === 0} empty={empty}>
+        {(p) => (
+          <ul className={className} aria-label={label}>
+            {p.items.map(children)}
+          </ul>
+        )}
+      </QueryBody>
       <Pager
         total={list.data?.total ?? 0}
         limit={limit}

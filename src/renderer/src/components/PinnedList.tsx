@@ -13,18 +13,16 @@ import { qk } from '../api/keys.ts';
 import { formatDate, formatRelative, truncate } from '../format.ts';
 import { routeHref } from '../router.ts';
 import {
-  BulkDeleteBar,
   ConfirmAction,
-  OutcomeNotice,
+  SelectableList,
   SelectBox,
-  useAfterDeletion,
-  useConfirmed,
+  useForget,
   useSelection,
   useTrashDays,
   type Outcome,
 } from './deletion.tsx';
 import { FactEditor } from './FactEditor.tsx';
-import { PagedList, useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
+import { useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
 import { Badge, DangerButton, ErrorBox, FilterField, SelectField } from './ui.tsx';
 
 const PAGE_SIZE = 20;
@@ -59,7 +57,6 @@ export function PinnedList({
   const selection = useSelection();
   const trashDays = useTrashDays();
   const afterEdit = useAfterEdit();
-  const afterDeletion = useAfterDeletion();
 
   const query = {
     agent_id: agentId,
@@ -78,19 +75,19 @@ export function PinnedList({
   });
   const [withSources, setWithSources] = useState(false);
   const [showingSources, setShowingSources] = useState<number | null>(null);
-  const forget = useConfirmed(
+  const forget = useForget(
+    agentId,
     (fact: PinnedFact) => api.deletePinned(fact.id, agentId, { withSources }),
-    (res, fact) => {
-      setOutcome({
-        undo: {
-          message: `Forgot “${truncate(fact.content, 60)}”.`,
-          trashId: res.trash_id,
-          agentId,
-        },
-      });
-      afterDeletion(agentId);
-    },
+    (fact) => `Forgot “${truncate(fact.content, 60)}”.`,
+    (undo) => setOutcome({ undo }),
   );
+  /** A filter or order change goes back to the first page. */
+  const refine =
+    <V,>(set: (value: V) => void) =>
+    (value: V) => {
+      set(value);
+      filter.firstPage();
+    };
   const sources = useQuery({
     queryKey: ['fact-sources', agentId, forget.item?.id ?? null],
     queryFn: () => api.factSources(forget.item!.id, agentId),
@@ -113,10 +110,7 @@ export function PinnedList({
           value={status}
           schema={PinnedListQuery.shape.status}
           options={STATUS_LABELS}
-          onChange={(next) => {
-            setStatus(next);
-            filter.firstPage();
-          }}
+          onChange={refine(setStatus)}
         />
         <SelectField
           id={`${id}-sort`}
@@ -125,10 +119,7 @@ export function PinnedList({
           value={sort}
           schema={PinnedListQuery.shape.sort}
           options={SORT_LABELS}
-          onChange={(next) => {
-            setSort(next);
-            filter.firstPage();
-          }}
+          onChange={refine(setSort)}
         />
         <button
           type="button"
@@ -156,20 +147,15 @@ export function PinnedList({
         </div>
       ) : null}
 
-      <OutcomeNotice outcome={outcome} />
-      <ErrorBox error={list.error} />
-      <ErrorBox error={patch.error} />
-      <BulkDeleteBar
+      <SelectableList
         agentId={agentId}
         kind="pinned"
         noun="fact"
-        visible={list.data?.items.map((f) => f.id) ?? []}
-        selection={selection}
-        onDeleted={(undo) => setOutcome({ undo })}
-      />
-
-      <PagedList
         list={list}
+        selection={selection}
+        outcome={outcome}
+        onOutcome={setOutcome}
+        error={patch.error}
         label="Pinned facts"
         empty={
           filter.words || status !== 'all'
@@ -276,7 +262,7 @@ export function PinnedList({
             )}
           </li>
         )}
-      </PagedList>
+      </SelectableList>
 
       <ConfirmAction action={forget} title={() => 'Forget this fact?'} confirmLabel="Forget">
         {(fact) => (

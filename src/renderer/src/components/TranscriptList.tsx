@@ -4,19 +4,19 @@ import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { formatDate, truncate } from '../format.ts';
 import {
-  BulkDeleteBar,
   ConfirmAction,
   countsText,
-  OutcomeNotice,
+  SelectableList,
   SelectBox,
   useAfterDeletion,
   useConfirmed,
+  useForget,
   useSelection,
   useTrashDays,
   type Outcome,
 } from './deletion.tsx';
-import { PagedList, useListFilter, usePagedQuery } from './PagedList.tsx';
-import { Badge, DangerButton, ErrorBox, FilterField } from './ui.tsx';
+import { useListFilter, usePagedQuery } from './PagedList.tsx';
+import { Badge, DangerButton, FilterField } from './ui.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -44,18 +44,11 @@ export function TranscriptList({
     offset: filter.offset,
   };
   const list = usePagedQuery(qk.transcript(agentId, query), () => api.listTranscript(query));
-  const forget = useConfirmed(
+  const forget = useForget(
+    agentId,
     (row: TranscriptRow) => api.deleteTranscript(row.id, agentId),
-    (res, row) => {
-      setOutcome({
-        undo: {
-          message: `Forgot the message “${truncate(row.content, 60)}”.`,
-          trashId: res.trash_id,
-          agentId,
-        },
-      });
-      afterDeletion(agentId);
-    },
+    (row) => `Forgot the message “${truncate(row.content, 60)}”.`,
+    (undo) => setOutcome({ undo }),
   );
   const removeConversation = useConfirmed(
     (conversationId: string) => api.deleteConversation(conversationId, agentId),
@@ -97,18 +90,14 @@ export function TranscriptList({
           </p>
         ) : null}
       </div>
-      <OutcomeNotice outcome={outcome} />
-      <ErrorBox error={list.error} />
-      <BulkDeleteBar
+      <SelectableList
         agentId={agentId}
         kind="transcript"
         noun="message"
-        visible={list.data?.items.map((r) => r.id) ?? []}
-        selection={selection}
-        onDeleted={(undo) => setOutcome({ undo })}
-      />
-      <PagedList
         list={list}
+        selection={selection}
+        outcome={outcome}
+        onOutcome={setOutcome}
         label="Transcript"
         className="item-list transcript"
         empty="No messages recorded."
@@ -140,7 +129,7 @@ export function TranscriptList({
             </div>
           </li>
         )}
-      </PagedList>
+      </SelectableList>
       <ConfirmAction action={forget} title={() => 'Forget this message?'} confirmLabel="Forget">
         {(row) => (
           <>

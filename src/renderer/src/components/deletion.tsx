@@ -2,11 +2,12 @@
 // a notice with Undo (restore), and every confirmation says for how long it can be restored.
 // Lists share the selection state, the bar that acts on it, and the bulk delete; every
 // confirmed action (forget, delete, purge) asks through the same dialog.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { plural } from '../format.ts';
+import { PagedList, type Page } from './PagedList.tsx';
 import { ConfirmDialog, ErrorBox, Notice } from './ui.tsx';
 
 /** How long deleted memory stays restorable (the `trashDays` setting, 30 until loaded). */
@@ -133,6 +134,23 @@ export function ConfirmAction<T>({
       <ErrorBox error={mutation.error} />
     </ConfirmDialog>
   );
+}
+
+/**
+ * Forgetting one row of an agent's memory: asked first, then the notice offers Undo and
+ * everything the deletion changes is refreshed.
+ */
+export function useForget<T>(
+  agentId: string,
+  forget: (item: T) => Promise<{ trash_id: number }>,
+  describe: (item: T) => string,
+  onForgotten: (undo: Undoable) => void,
+) {
+  const afterDeletion = useAfterDeletion();
+  return useConfirmed(forget, (res, item) => {
+    onForgotten({ message: describe(item), trashId: res.trash_id, agentId });
+    afterDeletion(agentId);
+  });
 }
 
 /** Which rows of a list are selected (ids); only rows still shown count. */
@@ -278,4 +296,54 @@ export function countsText(counts: Record<string, number>): string {
       return `${n} ${n === 1 ? one : many}`;
     });
   return parts.length > 0 ? parts.join(', ') : 'nothing stored';
+}
+
+/**
+ * A page of one agent's memory whose rows can be selected and deleted together: what the last
+ * change did (with Undo), the list's errors, the bulk delete bar, then the rows and the pager.
+ */
+export function SelectableList<T extends { id: number }>({
+  agentId,
+  kind,
+  noun,
+  list,
+  selection,
+  outcome,
+  onOutcome,
+  error,
+  ...page
+}: {
+  agentId: string;
+  kind: 'pinned' | 'episodes' | 'transcript';
+  noun: string;
+  list: UseQueryResult<Page<T>>;
+  selection: Selection;
+  outcome: Outcome;
+  onOutcome: (outcome: Outcome) => void;
+  /** Another error to show with the list's own (a failed edit). */
+  error?: unknown;
+  label: string;
+  empty: ReactNode;
+  limit: number;
+  offset: number;
+  onPage: (offset: number) => void;
+  className?: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      <OutcomeNotice outcome={outcome} />
+      <ErrorBox error={list.error} />
+      <ErrorBox error={error} />
+      <BulkDeleteBar
+        agentId={agentId}
+        kind={kind}
+        noun={noun}
+        visible={list.data?.items.map((row) => row.id) ?? []}
+        selection={selection}
+        onDeleted={(undo) => onOutcome({ undo })}
+      />
+      <PagedList list={list} {...page} />
+    </>
+  );
 }

@@ -325,3 +325,59 @@ export function SelectField<V extends string>({
     </div>
   );
 }
+
+/**
+ * What a query shows under its error: a spinner while it loads, the empty state when it found
+ * nothing, else its content (nothing when it failed: the error says why).
+ */
+export function QueryBody<T>({
+  query,
+  isEmpty,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; data: T | undefined };
+  isEmpty: (data: T) => boolean;
+  empty: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading />;
+  if (query.data === undefined) return null;
+  if (isEmpty(query.data)) return <EmptyState>{empty}</EmptyState>;
+  return <>{children(query.data)}</>;
+}
+
+/** A column of a DataTable: its heading, right-aligned for numbers, or read only by screen readers. */
+export type Column = string | { label: string; num?: boolean; hidden?: boolean };
+
+/** A table that scrolls on its own when narrow, captioned for screen readers; rows as children. */
+export function DataTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  columns: readonly Column[];
+  children: ReactNode;
+}) {
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => {
+              const col = typeof c === 'string' ? { label: c } : c;
+              return (
+                <th scope="col" key={col.label} className={col.num ? 'num' : undefined}>
+                  {col.hidden ? <span className="visually-hidden">{col.label}</span> : col.label}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}

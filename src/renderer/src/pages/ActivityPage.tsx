@@ -8,7 +8,7 @@ import type { ActivityItem, ActivityLine, ActivitySource } from '../../../shared
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { AgentPicker } from '../components/AgentPicker.tsx';
-import { Badge, Card, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
+import { Badge, Card, ErrorBox, Loading, PageHeader, QueryBody } from '../components/ui.tsx';
 import { formatDate, formatRelative, plural, truncate } from '../format.ts';
 import { routeHref, type Route } from '../router.ts';
 
@@ -49,18 +49,16 @@ export function ActivityPage({
     queryFn: () => api.activity({ agent_id: agent || undefined, limit: LIMIT }),
     refetchInterval: 10_000,
   });
-  const items = activity.data?.items ?? [];
 
   return (
     <div className="page">
-      <div className="page-header">
-        <h1>Activity</h1>
+      <PageHeader title="Activity">
         <AgentPicker
           value={agent}
           onChange={(a) => navigate('activity', { agent: a || undefined })}
           allowAll
         />
-      </div>
+      </PageHeader>
       <KeepLinesCard />
       <Card
         title="Recent requests"
@@ -76,21 +74,25 @@ export function ActivityPage({
         }
       >
         <ErrorBox error={activity.error} />
-        {activity.isPending ? (
-          <Loading />
-        ) : items.length === 0 ? (
-          <EmptyState>
-            No request with the <code>X-Osaurus-Agent-Id</code> header yet
-            {agent ? ` for ${agent}` : ''}. Requests without it get no memory; their responses say
-            so in <code>x-cairn-memory: none; reason=no-agent-header</code>.
-          </EmptyState>
-        ) : (
-          <ol className="item-list activity-list" aria-label="Recent requests">
-            {items.map((item) => (
-              <ActivityEntry key={item.id} item={item} />
-            ))}
-          </ol>
-        )}
+        <QueryBody
+          query={activity}
+          isEmpty={(d) => d.items.length === 0}
+          empty={
+            <>
+              No request with the <code>X-Osaurus-Agent-Id</code> header yet
+              {agent ? ` for ${agent}` : ''}. Requests without it get no memory; their responses say
+              so in <code>x-cairn-memory: none; reason=no-agent-header</code>.
+            </>
+          }
+        >
+          {(d) => (
+            <ol className="item-list activity-list" aria-label="Recent requests">
+              {d.items.map((item) => (
+                <ActivityEntry key={item.id} item={item} />
+              ))}
+            </ol>
+          )}
+        </QueryBody>
       </Card>
     </div>
   );

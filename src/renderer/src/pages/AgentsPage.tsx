@@ -4,9 +4,26 @@ import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { AgentControlsCard } from '../components/AgentControlsCard.tsx';
 import { UndoNotice, type Undoable } from '../components/deletion.tsx';
-import { Badge, Card, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
+import {
+  Badge,
+  Card,
+  DataTable,
+  EmptyState,
+  ErrorBox,
+  QueryBody,
+  type Column,
+} from '../components/ui.tsx';
 import { formatDate, formatRelative } from '../format.ts';
 import { routeHref, type Route } from '../router.ts';
+
+const AGENT_COLUMNS: Column[] = [
+  'Agent',
+  { label: 'Facts', num: true },
+  { label: 'Episodes', num: true },
+  { label: 'Messages', num: true },
+  { label: 'Pending', num: true },
+  'Last activity',
+];
 
 export function AgentsPage({
   route,
@@ -27,77 +44,58 @@ export function AgentsPage({
       {undo ? <UndoNotice key={undo.trashId} undo={undo} /> : null}
       <ErrorBox error={agents.error} />
       <Card>
-        {agents.isPending ? (
-          <Loading />
-        ) : agents.data && agents.data.agents.length === 0 ? (
-          <EmptyState>
-            No agent has talked through Cairn yet. Send a request with the{' '}
-            <code>X-Osaurus-Agent-Id</code> header (see <a href="#/overview">Overview</a>).
-          </EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">Agents and their memory</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Agent</th>
-                  <th scope="col" className="num">
-                    Facts
+        <QueryBody
+          query={agents}
+          isEmpty={(d) => d.agents.length === 0}
+          empty={
+            <>
+              No agent has talked through Cairn yet. Send a request with the{' '}
+              <code>X-Osaurus-Agent-Id</code> header (see <a href="#/overview">Overview</a>).
+            </>
+          }
+        >
+          {(d) => (
+            <DataTable caption="Agents and their memory" columns={AGENT_COLUMNS}>
+              {d.agents.map((a) => (
+                <tr
+                  key={a.id}
+                  aria-selected={a.id === selected}
+                  className={a.id === selected ? 'selected' : ''}
+                >
+                  <th scope="row">
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => navigate('agents', { agent: a.id })}
+                    >
+                      {a.id}
+                    </button>
+                    {a.display_name ? <span className="muted"> ({a.display_name})</span> : null}
+                    {a.paused ? (
+                      <>
+                        {' '}
+                        <Badge tone="warn">Memory paused</Badge>
+                      </>
+                    ) : null}
+                    <br />
+                    <a className="small" href={routeHref('memory', { agent: a.id })}>
+                      Browse memory
+                    </a>
                   </th>
-                  <th scope="col" className="num">
-                    Episodes
-                  </th>
-                  <th scope="col" className="num">
-                    Messages
-                  </th>
-                  <th scope="col" className="num">
-                    Pending
-                  </th>
-                  <th scope="col">Last activity</th>
+                  <td className="num">{a.pinned_count}</td>
+                  <td className="num">{a.episode_count}</td>
+                  <td className="num">{a.transcript_count}</td>
+                  <td className="num">
+                    {a.pending_count > 0 ? <Badge tone="warn">{a.pending_count}</Badge> : 0}
+                  </td>
+                  <td title={formatDate(a.last_activity_at)}>
+                    {formatRelative(a.last_activity_at)}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {agents.data?.agents.map((a) => (
-                  <tr
-                    key={a.id}
-                    aria-selected={a.id === selected}
-                    className={a.id === selected ? 'selected' : ''}
-                  >
-                    <th scope="row">
-                      <button
-                        type="button"
-                        className="link-button"
-                        onClick={() => navigate('agents', { agent: a.id })}
-                      >
-                        {a.id}
-                      </button>
-                      {a.display_name ? <span className="muted"> ({a.display_name})</span> : null}
-                      {a.paused ? (
-                        <>
-                          {' '}
-                          <Badge tone="warn">Memory paused</Badge>
-                        </>
-                      ) : null}
-                      <br />
-                      <a className="small" href={routeHref('memory', { agent: a.id })}>
-                        Browse memory
-                      </a>
-                    </th>
-                    <td className="num">{a.pinned_count}</td>
-                    <td className="num">{a.episode_count}</td>
-                    <td className="num">{a.transcript_count}</td>
-                    <td className="num">
-                      {a.pending_count > 0 ? <Badge tone="warn">{a.pending_count}</Badge> : 0}
-                    </td>
-                    <td title={formatDate(a.last_activity_at)}>
-                      {formatRelative(a.last_activity_at)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+              ))}
+            </DataTable>
+          )}
+        </QueryBody>
       </Card>
       {selectedAgent ? (
         <AgentControlsCard

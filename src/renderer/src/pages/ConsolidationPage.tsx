@@ -10,7 +10,15 @@ import { qk } from '../api/keys.ts';
 import { AgentPicker } from '../components/AgentPicker.tsx';
 import { MemoryChart } from '../components/MemoryChart.tsx';
 import { useTrashDays } from '../components/deletion.tsx';
-import { Badge, Card, ConfirmDialog, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
+import {
+  Badge,
+  Card,
+  ConfirmDialog,
+  DataTable,
+  ErrorBox,
+  QueryBody,
+  type Column,
+} from '../components/ui.tsx';
 import { formatDate } from '../format.ts';
 
 const STEPS: { key: keyof ConsolidationCounts; label: string; help: string }[] = [
@@ -20,6 +28,14 @@ const STEPS: { key: keyof ConsolidationCounts; label: string; help: string }[] =
   { key: 'evicted', label: 'Evicted', help: 'weak facts unused for 30+ days' },
   { key: 'pruned_episodes', label: 'Pruned episodes', help: 'older than the retention period' },
   { key: 'pruned_transcript', label: 'Pruned messages', help: 'older than the retention period' },
+];
+
+const RUN_COLUMNS: Column[] = [
+  'Started',
+  'Trigger',
+  'Scope',
+  'Status',
+  ...STEPS.map((s) => ({ label: s.label, num: true })),
 ];
 
 export function ConsolidationPage() {
@@ -99,47 +115,31 @@ export function ConsolidationPage() {
 
       <Card title="History">
         <ErrorBox error={runs.error} />
-        {runs.isPending ? (
-          <Loading />
-        ) : !runs.data || runs.data.runs.length === 0 ? (
-          <EmptyState>No consolidation has run yet.</EmptyState>
-        ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <caption className="visually-hidden">Consolidation runs</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Trigger</th>
-                  <th scope="col">Scope</th>
-                  <th scope="col">Status</th>
+        <QueryBody
+          query={runs}
+          isEmpty={(d) => d.runs.length === 0}
+          empty="No consolidation has run yet."
+        >
+          {(d) => (
+            <DataTable caption="Consolidation runs" columns={RUN_COLUMNS}>
+              {d.runs.map((r) => (
+                <tr key={r.id}>
+                  <td>{formatDate(r.started_at)}</td>
+                  <td>{r.trigger === 'manual' ? 'Manual' : 'Timer'}</td>
+                  <td>{r.agent_id ?? 'All agents'}</td>
+                  <td>
+                    <RunStatus run={r} />
+                  </td>
                   {STEPS.map((s) => (
-                    <th scope="col" key={s.key} className="num">
-                      {s.label}
-                    </th>
+                    <td key={s.key} className="num">
+                      {r.counts[s.key]}
+                    </td>
                   ))}
                 </tr>
-              </thead>
-              <tbody>
-                {runs.data.runs.map((r) => (
-                  <tr key={r.id}>
-                    <td>{formatDate(r.started_at)}</td>
-                    <td>{r.trigger === 'manual' ? 'Manual' : 'Timer'}</td>
-                    <td>{r.agent_id ?? 'All agents'}</td>
-                    <td>
-                      <RunStatus run={r} />
-                    </td>
-                    {STEPS.map((s) => (
-                      <td key={s.key} className="num">
-                        {r.counts[s.key]}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+              ))}
+            </DataTable>
+          )}
+        </QueryBody>
       </Card>
     </div>
   );

@@ -1,13 +1,38 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
 import type { EmbedderStateDto, PendingSignal } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { EmbedderStatus } from '../components/EmbedderStatus.tsx';
-import { Badge, Card, EmptyState, ErrorBox, Loading } from '../components/ui.tsx';
+import {
+  Badge,
+  Card,
+  DataTable,
+  EmptyState,
+  ErrorBox,
+  Loading,
+  PageHeader,
+  type Column,
+} from '../components/ui.tsx';
 import { formatBytes, formatDate } from '../format.ts';
 
-type Signal = z.infer<typeof PendingSignal>;
+const LOG_COLUMNS: Column[] = [
+  'When',
+  'Job',
+  'Agent',
+  'Status',
+  'Model',
+  { label: 'Tokens', num: true },
+  { label: 'Duration', num: true },
+  'Error',
+];
+const SIGNAL_COLUMNS: Column[] = [
+  'Agent',
+  'Conversation',
+  'Status',
+  { label: 'Attempts', num: true },
+  'Last error',
+  'Updated',
+];
 
 export function DiagnosticsPage() {
   const api = useApi();
@@ -28,12 +53,11 @@ export function DiagnosticsPage() {
   const d = diag.data;
   return (
     <div className="page">
-      <div className="page-header">
-        <h1>Diagnostics</h1>
+      <PageHeader title="Diagnostics">
         <button type="button" className="btn" onClick={() => void diag.refetch()}>
           Refresh
         </button>
-      </div>
+      </PageHeader>
       <ErrorBox error={diag.error} />
       {diag.isPending ? <Loading /> : null}
       {d ? (
@@ -95,53 +119,28 @@ export function DiagnosticsPage() {
             {d.processing_log.length === 0 ? (
               <EmptyState>No job has run yet.</EmptyState>
             ) : (
-              <div className="table-wrap">
-                <table className="table">
-                  <caption className="visually-hidden">Processing log</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Job</th>
-                      <th scope="col">Agent</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Model</th>
-                      <th scope="col" className="num">
-                        Tokens
-                      </th>
-                      <th scope="col" className="num">
-                        Duration
-                      </th>
-                      <th scope="col">Error</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.processing_log.map((e) => (
-                      <tr key={e.id}>
-                        <td>{formatDate(e.created_at)}</td>
-                        <td>{e.kind}</td>
-                        <td>{e.agent_id ?? '—'}</td>
-                        <td>
-                          <Badge
-                            tone={
-                              e.status === 'ok'
-                                ? 'ok'
-                                : e.status === 'skipped'
-                                  ? 'neutral'
-                                  : 'error'
-                            }
-                          >
-                            {e.status}
-                          </Badge>
-                        </td>
-                        <td>{e.model ?? '—'}</td>
-                        <td className="num">{e.tokens ?? '—'}</td>
-                        <td className="num">{e.duration_ms} ms</td>
-                        <td className="text-error">{e.error ?? ''}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable caption="Processing log" columns={LOG_COLUMNS}>
+                {d.processing_log.map((e) => (
+                  <tr key={e.id}>
+                    <td>{formatDate(e.created_at)}</td>
+                    <td>{e.kind}</td>
+                    <td>{e.agent_id ?? '—'}</td>
+                    <td>
+                      <Badge
+                        tone={
+                          e.status === 'ok' ? 'ok' : e.status === 'skipped' ? 'neutral' : 'error'
+                        }
+                      >
+                        {e.status}
+                      </Badge>
+                    </td>
+                    <td>{e.model ?? '—'}</td>
+                    <td className="num">{e.tokens ?? '—'}</td>
+                    <td className="num">{e.duration_ms} ms</td>
+                    <td className="text-error">{e.error ?? ''}</td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
           </Card>
         </>
@@ -157,7 +156,7 @@ function SignalTable({
   onRetry,
   retrying,
 }: {
-  signals: Signal[];
+  signals: PendingSignal[];
   empty: string;
   label: string;
   onRetry?: (id: number) => void;
@@ -165,54 +164,35 @@ function SignalTable({
 }) {
   if (signals.length === 0) return <EmptyState>{empty}</EmptyState>;
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">{label}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Agent</th>
-            <th scope="col">Conversation</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="num">
-              Attempts
-            </th>
-            <th scope="col">Last error</th>
-            <th scope="col">Updated</th>
-            {onRetry ? (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {signals.map((s) => (
-            <tr key={s.id}>
-              <td>{s.agent_id}</td>
-              <td>
-                <code>{s.conversation_id.slice(0, 24)}</code>
-              </td>
-              <td>{s.status}</td>
-              <td className="num">{s.attempts}</td>
-              <td className="text-error">{s.last_error ?? ''}</td>
-              <td>{formatDate(s.updated_at)}</td>
-              {onRetry ? (
-                <td>
-                  <button
-                    type="button"
-                    className="btn btn-small"
-                    disabled={retrying === s.id}
-                    onClick={() => onRetry(s.id)}
-                  >
-                    Retry
-                  </button>
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={label}
+      columns={onRetry ? [...SIGNAL_COLUMNS, { label: 'Actions', hidden: true }] : SIGNAL_COLUMNS}
+    >
+      {signals.map((s) => (
+        <tr key={s.id}>
+          <td>{s.agent_id}</td>
+          <td>
+            <code>{s.conversation_id.slice(0, 24)}</code>
+          </td>
+          <td>{s.status}</td>
+          <td className="num">{s.attempts}</td>
+          <td className="text-error">{s.last_error ?? ''}</td>
+          <td>{formatDate(s.updated_at)}</td>
+          {onRetry ? (
+            <td>
+              <button
+                type="button"
+                className="btn btn-small"
+                disabled={retrying === s.id}
+                onClick={() => onRetry(s.id)}
+              >
+                Retry
+              </button>
+            </td>
+          ) : null}
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -4,7 +4,7 @@ import { IdentityEditor } from '../components/IdentityEditor.tsx';
 import { PinnedList } from '../components/PinnedList.tsx';
 import { SearchPanel } from '../components/SearchPanel.tsx';
 import { TranscriptList } from '../components/TranscriptList.tsx';
-import { Card, EmptyState } from '../components/ui.tsx';
+import { Card, EmptyState, PageHeader } from '../components/ui.tsx';
 import type { Route } from '../router.ts';
 
 const TABS = [
@@ -32,10 +32,9 @@ export function MemoryPage({
 
   return (
     <div className="page">
-      <div className="page-header">
-        <h1>Memory</h1>
+      <PageHeader title="Memory">
         <AgentPicker value={agent} onChange={(a) => go({ agent: a })} />
-      </div>
+      </PageHeader>
       {!agent ? (
         <Card>
           <EmptyState>Choose an agent to browse what Cairn remembers for it.</EmptyState>
