@@ -79,6 +79,23 @@ export function sessions(conv: Conversation): { n: number; date: string; turns: 
   return out;
 }
 
+/**
+ * Every turn of a LoCoMo file as `speaker: text`, and its questions that have an answer
+ * (category 5, the adversarial ones, left out): text for benches that only need a lot of chat.
+ */
+export function locomoTurnsAndQuestions(path: string): { turns: string[]; questions: string[] } {
+  const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
+  const turns: string[] = [];
+  const questions: string[] = [];
+  for (const conv of data) {
+    for (const session of sessions(conv)) {
+      for (const t of session.turns) turns.push(`${t.speaker}: ${t.text}`);
+    }
+    for (const q of conv.qa) if (q.category !== 5) questions.push(q.question);
+  }
+  return { turns, questions };
+}
+
 /** A turn as a chat client that keeps speaker names would send it. */
 export function turnText(t: Turn): string {
   return t.blip_caption

@@ -7,7 +7,7 @@
 //      chat requests whose message gets a memory block, interleaved with the same request sent
 //      straight to the upstream. Added latency = proxied − direct, per percentile; plus the
 //      in-process cost of buildContext alone.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { startEngine } from '../test/helpers/engine-harness.ts';
 import { tempDatabase } from '../test/helpers/temp-db.ts';
 import { systemClock } from '../src/main/engine/clock.ts';
@@ -17,7 +17,7 @@ import type { Db } from '../src/main/engine/store/db.ts';
 import { recordTurn } from '../src/main/engine/store/transcript.ts';
 import { createUpstreamClient } from '../src/main/engine/upstream/upstream-client.ts';
 import { defaultSettings } from '../src/shared/settings.ts';
-import { defaultLocomoPath } from './locomo.ts';
+import { defaultLocomoPath, locomoTurnsAndQuestions } from './locomo.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
 import { closeClient, timedPost } from './http-client.ts';
 import { seededRandom } from '../test/helpers/seeded-random.ts';
@@ -68,20 +68,7 @@ function syntheticCorpus(): Corpus {
 
 function loadCorpus(path: string): Corpus {
   if (!existsSync(path)) return syntheticCorpus();
-  const data = JSON.parse(readFileSync(path, 'utf8')) as {
-    conversation: Record<string, unknown>;
-    qa: { question: string; category: number }[];
-  }[];
-  const turns: string[] = [];
-  const questions: string[] = [];
-  for (const conv of data) {
-    for (let n = 1; Array.isArray(conv.conversation[`session_${n}`]); n++) {
-      for (const t of conv.conversation[`session_${n}`] as { speaker: string; text: string }[]) {
-        turns.push(`${t.speaker}: ${t.text}`);
-      }
-    }
-    for (const q of conv.qa) if (q.category !== 5) questions.push(q.question);
-  }
+  const { turns, questions } = locomoTurnsAndQuestions(path);
   const vocabulary = [...new Set(turns.join(' ').match(/\p{L}{3,}/gu) ?? [])];
   return { turns, vocabulary, questions };
 }

@@ -15,22 +15,19 @@
 //   npm run bench -- memory-throughput
 //   BENCH_THROUGHPUT_SECONDS=10 (each load case), BENCH_CASES=cpu,load,compare,load-distil,100k (a subset; all
 //   by default), BENCH_CAIRN_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (profile the server)
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
 import type { HealthResponse, StatsResponse } from '../src/shared/api.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
-import { defaultLocomoPath } from './locomo.ts';
+import { defaultLocomoPath, locomoTurnsAndQuestions } from './locomo.ts';
 import { processCpuMs } from './process-cpu.ts';
 import { startUpstreamProcess } from './proxy.ts';
+import { offlineEnv, type Served, startServe } from './serve.ts';
 import { pollUntil, waitForEmbedders } from './wait.ts';
 
 type Print = (line: string) => void;
 
-const root = resolve(import.meta.dirname, '..');
 const AGENT = 'bench-memory';
 const TARGET_CPU_MS = 3;
 const TARGET_RPS = 300;
@@ -41,85 +38,14 @@ const CONCURRENCY = 50;
 
 // ---------- the server under test ----------
 
-interface Served {
-  url: string;
-  token: string;
-  child: ChildProcess;
-  /** performance.now() at spawn. */
-  spawnedAt: number;
-  /** Spawn → "listening" printed. */
-  listeningMs: number;
-  stop(): Promise<void>;
-}
-
-/** No network for the sentence model (as paraphrase.ts): the word vectors serve search. */
-function offlineEnv(): Record<string, string> {
-  const nowhere = 'http://127.0.0.1:9';
-  return {
-    NODE_USE_ENV_PROXY: '1',
-    HTTP_PROXY: nowhere,
-    HTTPS_PROXY: nowhere,
-    NO_PROXY: '127.0.0.1,localhost,::1',
-  };
-}
-
-async function startServe(upstreamUrl: string): Promise<Served> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-mem-'));
-  const token = 'bench-' + randomBytes(8).toString('hex');
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      '--disable-warning=ExperimentalWarning',
-      ...(process.env.BENCH_CAIRN_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      join(root, 'src/main/cli.ts'),
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--upstream',
-      upstreamUrl,
-      '--no-keychain',
-      '--log-level',
-      'warn',
-    ],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        CAIRN_DB_KEY: randomBytes(32).toString('hex'),
-        CAIRN_TOKEN: token,
-        CAIRN_CORE_MODEL: 'off',
-        ...offlineEnv(),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolveUrl(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`cairn serve exited (${code})`)));
+/** Cairn as it runs by default: no Core Model, the default embedder with no network. */
+function startDefaultServe(upstreamUrl: string): Promise<Served> {
+  return startServe(upstreamUrl, {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    CAIRN_CORE_MODEL: 'off',
+    ...offlineEnv(),
   });
-  return {
-    url,
-    token,
-    child,
-    spawnedAt: started,
-    listeningMs: performance.now() - started,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise<void>((r) => child.once('exit', () => r()));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Resident set size of a process in MB (VmRSS), or null without /proc. */
@@ -247,21 +173,7 @@ function loadCorpus(): Corpus {
       questions: topics.map((t) => `What did I say about the ${t}?`),
     };
   }
-  const data = JSON.parse(readFileSync(path, 'utf8')) as {
-    conversation: Record<string, unknown>;
-    qa: { question: string; category: number }[];
-  }[];
-  const turns: string[] = [];
-  const questions: string[] = [];
-  for (const conv of data) {
-    for (let n = 1; Array.isArray(conv.conversation[`session_${n}`]); n++) {
-      for (const t of conv.conversation[`session_${n}`] as { speaker: string; text: string }[]) {
-        turns.push(`${t.speaker}: ${t.text}`);
-      }
-    }
-    for (const q of conv.qa) if (q.category !== 5) questions.push(q.question);
-  }
-  return { turns, questions };
+  return locomoTurnsAndQuestions(path);
 }
 
 /** Ordinary statements the heuristic stage distils into typed facts, and questions about them. */
@@ -556,7 +468,7 @@ export async function runMemoryThroughputBench(print: Print): Promise<void> {
       )}; text from ${existsSync(defaultLocomoPath()) ? 'LoCoMo turns' : 'a synthetic list'}`,
   );
   const upstream = await startUpstreamProcess();
-  const h = await startServe(upstream.url);
+  const h = await startDefaultServe(upstream.url);
   try {
     // (d) start-up: /health ok with the word vectors loaded.
     await pollUntil(async () => {

@@ -13,23 +13,14 @@
 // JIT of all three processes (Cairn, client, upstream). The first requests after start are
 // measured and printed separately (not held to the target); then both paths are warmed
 // before the four cases.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
 import { processCpuMs } from './process-cpu.ts';
 import { closeClient, timedPost } from './http-client.ts';
-
-/** A running `cairn serve` child: its own process and event loop, as in production. */
-interface Served {
-  url: string;
-  token: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
+import { type Served, startServe } from './serve.ts';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -66,59 +57,6 @@ export async function startUpstreamProcess(): Promise<{ url: string; stop(): Pro
       const exited = new Promise<void>((r) => child.once('exit', () => r()));
       child.kill('SIGTERM');
       await exited;
-    },
-  };
-}
-
-async function startServe(upstreamUrl: string): Promise<Served> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
-  const token = 'bench-' + randomBytes(8).toString('hex');
-  const child = spawn(
-    process.execPath,
-    [
-      '--disable-warning=ExperimentalWarning',
-      // e.g. BENCH_CAIRN_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the server
-      ...(process.env.BENCH_CAIRN_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      join(root, 'src/main/cli.ts'),
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--upstream',
-      upstreamUrl,
-      '--no-keychain',
-      '--log-level',
-      'warn',
-    ],
-    {
-      env: {
-        ...process.env,
-        CAIRN_DB_KEY: randomBytes(32).toString('hex'),
-        CAIRN_TOKEN: token,
-        CAIRN_EMBEDDING_BACKEND: 'none',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolveUrl(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`cairn serve exited (${code})`)));
-  });
-  return {
-    url,
-    token,
-    child,
-    stop: async () => {
-      const exited = new Promise<void>((r) => child.once('exit', () => r()));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -385,7 +323,7 @@ export async function runProxyBench(
       .map((l) => l.toFixed(2))
       .join(' ')} (${process.platform})`,
   );
-  const h = await startServe(upstream.url);
+  const h = await startServe(upstream.url, { ...process.env, CAIRN_EMBEDDING_BACKEND: 'none' });
   try {
     const section = async () => {
       const res = await fetch(h.url + '/memory/context', {
