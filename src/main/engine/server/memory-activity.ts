@@ -1,9 +1,8 @@
 import type { ActivitySource } from '../../../shared/api.ts';
 import { pinnedFactsStating } from '../store/identity-sources.ts';
 import { getIdentity } from '../store/identity.ts';
-import { insertActivity } from '../store/memory-activity.ts';
+import { recordActivity } from '../store/memory-activity.ts';
 import type { Db } from '../store/db.ts';
-import { bumpPinnedUsage } from '../store/search.ts';
 import {
   memoryHeaderValue,
   type MemoryTurn,
@@ -13,13 +12,14 @@ import {
 
 // What memory did for a request (issue 12, item 1), written after the answer at a quiet
 // moment, never on the request path: one memory_activity row per request with the agent
-// header. Its lines are stored as sources; their text only when the user opted in
-// (`activityKeepLines`). Nothing here is logged.
+// header, and in the same commit the usage of the facts and episodes its block showed (the
+// proxy's planner records none itself). Its lines are stored as sources; their text only when
+// the user opted in (`activityKeepLines`). Nothing here is logged.
 
 /**
- * Schedules recording the outcome of one memory turn. Identity lines are traced back to the
- * pinned fact that states them, which then counts as used (use_count, last_used) and is
- * named as the line's source.
+ * Schedules recording the outcome of one memory turn. Every fact and episode of the block
+ * counts as used (use_count, last_used); identity lines are traced back to the pinned fact
+ * that states them, which then counts as used too and is named as the line's source.
  */
 export function recordMemoryActivity(
   deps: MemoryTurnDeps,
@@ -32,34 +32,45 @@ export function recordMemoryActivity(
     const lines = turn.lines ?? [];
     const sources = identityToFacts(
       db,
-      request,
+      request.agentId,
       lines.map((l) => l.source),
     );
-    insertActivity(db, {
-      agentId: request.agentId,
-      at: request.startedAt,
-      conversationId: request.conversationId,
-      protocol: request.protocol,
-      section: turn.section,
-      tokens: turn.tokens,
-      header: memoryHeaderValue(turn),
-      sources,
-      lines: settings.get().activityKeepLines ? lines.map((l) => l.text) : null,
-    });
+    recordActivity(
+      db,
+      {
+        agentId: request.agentId,
+        at: request.startedAt,
+        conversationId: request.conversationId,
+        protocol: request.protocol,
+        section: turn.section,
+        tokens: turn.tokens,
+        header: memoryHeaderValue(turn),
+        sources,
+        lines: settings.get().activityKeepLines ? lines.map((l) => l.text) : null,
+      },
+      { ...usedRows(sources), at: request.startedAt },
+    );
   });
+}
+
+/** The facts and episodes among a block's sources, each once. */
+function usedRows(sources: readonly ActivitySource[]): { pinned: number[]; episodes: number[] } {
+  const ids = (scope: ActivitySource['scope']) => [
+    ...new Set(sources.flatMap((s) => (s.scope === scope && s.id !== null ? [s.id] : []))),
+  ];
+  return { pinned: ids('pinned'), episodes: ids('episodes') };
 }
 
 /**
  * Replaces the source of each identity override line by the pinned fact with the same text
- * (when there is one) and bumps those facts' use: the planner left the fact's own line out as
- * a repeat of the override, so without this the fact would show "used 0×" forever.
+ * (when there is one): the planner left the fact's own line out as a repeat of the override,
+ * so without this the fact would show "used 0×" forever.
  */
 function identityToFacts(
   db: Db,
-  request: Pick<MemoryTurnRequest, 'agentId' | 'startedAt'>,
+  agentId: string,
   sources: readonly ActivitySource[],
 ): ActivitySource[] {
-  const { agentId } = request;
   const overrideAt = sources.flatMap((s, i) =>
     s.scope === 'identity' && s.id !== null ? [i] : [],
   );
@@ -68,17 +79,9 @@ function identityToFacts(
   const texts = overrideAt.map((i) => overrides[sources[i]!.id!] ?? '');
   const facts = pinnedFactsStating(db, agentId, texts);
   const out = [...sources];
-  const alreadyBumped = new Set(sources.flatMap((s) => (s.scope === 'pinned' ? [s.id] : [])));
-  const bump: number[] = [];
   overrideAt.forEach((at, k) => {
     const factId = facts.get(k);
-    if (factId === undefined) return;
-    out[at] = { scope: 'pinned', id: factId };
-    if (!alreadyBumped.has(factId)) {
-      alreadyBumped.add(factId);
-      bump.push(factId);
-    }
+    if (factId !== undefined) out[at] = { scope: 'pinned', id: factId };
   });
-  bumpPinnedUsage(db, agentId, bump, request.startedAt);
   return out;
 }

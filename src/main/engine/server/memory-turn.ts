@@ -150,8 +150,11 @@ async function chooseMemoryTurn(
   if (request.skip !== null) return none(request.skip);
   if (request.userText === null || request.userText === '') return none('no-user-text');
   try {
+    // The block's use (use_count, last_used) is written with the turn's activity, after the
+    // answer and in one commit (memory-activity.ts): the request path writes no usage.
     const ctx = await services.memory.buildContext(request.agentId, request.userText, {
       signal: request.signal,
+      bumpUsage: false,
     });
     if (ctx.block === '') return none(ctx.section === 'none' ? 'gate' : 'nothing-relevant');
     return {

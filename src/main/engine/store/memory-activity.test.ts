@@ -5,8 +5,11 @@ import {
   deleteAgentActivity,
   insertActivity,
   listActivity,
+  recordActivity,
   type NewActivity,
 } from './memory-activity.ts';
+import { getEpisode, insertEpisode } from './episodes.ts';
+import { getPinned, insertPinned } from './pinned.ts';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -77,5 +80,44 @@ describe('memory activity store', () => {
     expect(listActivity(d, { limit: 10 }).every((r) => r.lines === null)).toBe(true);
     expect(deleteAgentActivity(d, 'a')).toBe(1);
     expect(listActivity(d, { limit: 10 }).map((r) => r.agentId)).toEqual(['b']);
+  });
+
+  it("records the activity and its block's usage together, for this agent's rows only", () => {
+    const d = db();
+    const fact = (agentId: string) =>
+      insertPinned(
+        d,
+        {
+          agentId,
+          content: 'Likes tea',
+          salience: 0.5,
+          tags: [],
+          pinnedByUser: false,
+          sourceEpisodeId: null,
+        },
+        10,
+      );
+    const mine = fact('a');
+    const theirs = fact('b');
+    const episode = insertEpisode(
+      d,
+      {
+        agentId: 'a',
+        conversationId: 'conv',
+        summary: 'Talked about tea',
+        topics: [],
+        entities: [],
+        decisions: [],
+        actionItems: [],
+        salience: 0.5,
+        conversationAt: 10,
+      },
+      10,
+    );
+    recordActivity(d, activity(), { pinned: [mine, theirs], episodes: [episode], at: 5_000 });
+    expect(listActivity(d, { agentId: 'a', limit: 10 })).toHaveLength(1);
+    expect(getPinned(d, 'a', mine)).toMatchObject({ use_count: 1, last_used: 5_000 });
+    expect(getPinned(d, 'b', theirs)).toMatchObject({ use_count: 0 });
+    expect(getEpisode(d, 'a', episode)?.last_used).toBe(5_000);
   });
 });

@@ -5,6 +5,7 @@
 // agents the UI shows when no agent is chosen.
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { Db } from './db.ts';
+import { bumpEpisodeUsage, bumpPinnedUsage } from './search.ts';
 
 /** Where an injected line came from: a row of the agent's memory (identity lines have no id). */
 export interface ActivitySourceRecord {
@@ -78,24 +79,53 @@ export function insertActivity(
   activity: NewActivity,
   keepPerAgent = ACTIVITY_ROWS_PER_AGENT,
 ): number {
-  const s = writeStatements(db);
+  return db.transaction(() => writeActivity(db, activity, keepPerAgent))();
+}
+
+/** The memory rows an injected block used: their use_count / last_used are bumped. */
+export interface ActivityUse {
+  pinned: readonly number[];
+  episodes: readonly number[];
+  /** When they were used (ms). */
+  at: number;
+}
+
+/**
+ * What one request's memory did, in one commit: the activity row (with the pruning of
+ * insertActivity) and the usage of the facts and episodes its block showed. One transaction
+ * instead of one per table keeps a proxied request to a single write after its answer.
+ */
+export function recordActivity(
+  db: Db,
+  activity: NewActivity,
+  use: ActivityUse,
+  keepPerAgent = ACTIVITY_ROWS_PER_AGENT,
+): number {
   return db.transaction(() => {
-    const id = Number(
-      s.insert.run({
-        agentId: activity.agentId,
-        at: activity.at,
-        conversationId: activity.conversationId,
-        protocol: activity.protocol,
-        section: activity.section,
-        tokens: activity.tokens,
-        header: activity.header,
-        sources: JSON.stringify(activity.sources.map((x) => ({ scope: x.scope, id: x.id }))),
-        lines: activity.lines === null ? null : JSON.stringify(activity.lines),
-      }).lastInsertRowid,
-    );
-    s.prune.run({ agentId: activity.agentId, keep: Math.max(1, keepPerAgent) });
+    const id = writeActivity(db, activity, keepPerAgent);
+    bumpPinnedUsage(db, activity.agentId, use.pinned, use.at);
+    bumpEpisodeUsage(db, activity.agentId, use.episodes, use.at);
     return id;
   })();
+}
+
+function writeActivity(db: Db, activity: NewActivity, keepPerAgent: number): number {
+  const s = writeStatements(db);
+  const id = Number(
+    s.insert.run({
+      agentId: activity.agentId,
+      at: activity.at,
+      conversationId: activity.conversationId,
+      protocol: activity.protocol,
+      section: activity.section,
+      tokens: activity.tokens,
+      header: activity.header,
+      sources: JSON.stringify(activity.sources.map((x) => ({ scope: x.scope, id: x.id }))),
+      lines: activity.lines === null ? null : JSON.stringify(activity.lines),
+    }).lastInsertRowid,
+  );
+  s.prune.run({ agentId: activity.agentId, keep: Math.max(1, keepPerAgent) });
+  return id;
 }
 
 /** The newest activity, of one agent or of all, newest first. */
