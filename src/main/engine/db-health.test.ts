@@ -24,6 +24,21 @@ function setup() {
   return { ...t, watch };
 }
 
+/**
+ * The database of `t` filled past a few pages and written to its file, both connections
+ * closed, a page damaged, then opened again (closed after the test).
+ */
+function reopenDamaged(t: ReturnType<typeof setup>): Db {
+  fillDatabase(t.db, 2 * 1024 * 1024);
+  t.db.pragma('wal_checkpoint(TRUNCATE)');
+  t.watch.close();
+  t.db.close();
+  damage(t.path);
+  const db = openDatabase({ path: t.path, key: t.key, migrate: false });
+  cleanups.push(() => db.close());
+  return db;
+}
+
 function catchError(fn: () => unknown): unknown {
   try {
     fn();
@@ -69,13 +84,7 @@ describe('classifyStorageError', () => {
 
   it('tells a damaged page, also as the cause of another error', () => {
     const t = setup();
-    fillDatabase(t.db, 2 * 1024 * 1024);
-    t.db.pragma('wal_checkpoint(TRUNCATE)');
-    t.watch.close();
-    t.db.close();
-    damage(t.path);
-    const db = openDatabase({ path: t.path, key: t.key, migrate: false });
-    cleanups.push(() => db.close());
+    const db = reopenDamaged(t);
     const corrupt = catchError(() => db.prepare('SELECT sum(length(b)) FROM filler').get());
     expect((corrupt as { code: string }).code).toMatch(/^SQLITE_CORRUPT/);
     expect(classifyStorageError(corrupt)).toBe('damaged');
@@ -142,17 +151,9 @@ describe('createDbHealth', () => {
 
   it('reports damage seen by a request at once, then runs one check that confirms it', async () => {
     const t = setup();
-    fillDatabase(t.db, 2 * 1024 * 1024);
-    t.db.pragma('wal_checkpoint(TRUNCATE)');
-    t.watch.close();
-    t.db.close();
-    damage(t.path);
-    const db = openDatabase({ path: t.path, key: t.key, migrate: false });
+    const db = reopenDamaged(t);
     const watch = openDatabase({ path: t.path, key: t.key, readonly: true, migrate: false });
-    cleanups.push(() => {
-      watch.close();
-      db.close();
-    });
+    cleanups.push(() => watch.close());
     let checks = 0;
     const health = healthFor(
       { db, watch },

@@ -1,21 +1,28 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import type { Digest } from '../../../shared/digest.ts';
 import { getIdentity } from '../store/identity.ts';
 import { listEpisodes } from '../store/episodes.ts';
 import { factsByRelation, listPinned } from '../store/pinned.ts';
 import { identityKey, storeDigest } from './facts.ts';
 import type { VectorService } from '../services.ts';
+import type { Db } from '../store/db.ts';
 import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
 import { jaccard, statementWords as wordSet } from '../text/text.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const db = databasePerTest();
 
-function db() {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
-  return t.db;
+/** The digest of agent a's conversation c (held at time 1) with these facts, stored at `now`. */
+function storeInConversation(d: Db, facts: string[], now: number) {
+  return storeDigest({
+    db: d,
+    agentId: 'a',
+    conversationId: 'c',
+    conversationAt: 1,
+    digest: digest(facts),
+    now,
+  });
 }
 
 function digest(facts: string[], extra: Partial<Digest> = {}): Digest {
@@ -119,22 +126,8 @@ describe('storeDigest', () => {
 
   it('keeps one episode per conversation and links facts to it', async () => {
     const d = db();
-    const r1 = await storeDigest({
-      db: d,
-      agentId: 'a',
-      conversationId: 'c',
-      conversationAt: 1,
-      digest: digest(['User has a cat']),
-      now: 1,
-    });
-    const r2 = await storeDigest({
-      db: d,
-      agentId: 'a',
-      conversationId: 'c',
-      conversationAt: 1,
-      digest: digest(['User has a dog']),
-      now: 2,
-    });
+    const r1 = await storeInConversation(d, ['User has a cat'], 1);
+    const r2 = await storeInConversation(d, ['User has a dog'], 2);
     expect(r2.episodeId).toBe(r1.episodeId);
     expect(listEpisodes(d, { agentId: 'a', limit: 10, offset: 0 }).total).toBe(1);
     expect(facts(d).every((f) => f.source_episode_id === r1.episodeId)).toBe(true);
@@ -157,22 +150,8 @@ describe('identityKey', () => {
 
   it('does not count a re-distilled conversation as a new source', async () => {
     const d = db();
-    const r1 = await storeDigest({
-      db: d,
-      agentId: 'a',
-      conversationId: 'c',
-      conversationAt: 1,
-      digest: digest(['User likes jazz']),
-      now: 1,
-    });
-    const r2 = await storeDigest({
-      db: d,
-      agentId: 'a',
-      conversationId: 'c',
-      conversationAt: 1,
-      digest: digest(['User likes jazz', 'User plays piano']),
-      now: 2,
-    });
+    const r1 = await storeInConversation(d, ['User likes jazz'], 1);
+    const r2 = await storeInConversation(d, ['User likes jazz', 'User plays piano'], 2);
     expect(r2.factsBumped).toEqual([]);
     expect(r2.factsAdded).toHaveLength(1);
     expect(facts(d).find((f) => f.id === r1.factsAdded[0])!.source_count).toBe(1);

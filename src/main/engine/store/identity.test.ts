@@ -1,15 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import { appendIdentityOverrides, getIdentity, putIdentity } from './identity.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function db() {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const db = databasePerTest();
 
 describe('identity repository', () => {
   it('returns an empty identity for an unknown agent', () => {

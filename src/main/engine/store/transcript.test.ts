@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import {
   getTranscriptRow,
@@ -9,13 +9,7 @@ import {
   recordTurns,
 } from './transcript.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-function db() {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const db = databasePerTest();
 
 describe('transcript repository', () => {
   it('records the messages and one pending signal spanning them', () => {

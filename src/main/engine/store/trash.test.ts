@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import { insertEpisode } from './episodes.ts';
 import { putIdentity, getIdentity } from './identity.ts';
 import type { Db } from './db.ts';
@@ -18,14 +18,7 @@ import {
   transcriptIdsOfConversation,
 } from './trash.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function db(): Db {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const db = databasePerTest();
 
 const rowsOf = (d: Db, table: string, agentId: string) =>
   d.prepare(`SELECT * FROM ${table} WHERE agent_id = ? ORDER BY id`).all(agentId);
