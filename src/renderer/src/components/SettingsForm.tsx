@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { Settings, SettingsPatch, type PublicSettings } from '../../../shared/settings.ts';
 import { errorMessage } from '../api/client.ts';
 import { CoreModelField } from './CoreModelField.tsx';
-import { FieldError, Notice } from './ui.tsx';
+import { CheckField, Field, FieldError, Notice, SelectField } from './ui.tsx';
 
 type NumberKey =
   | 'memoryBudgetTokens'
@@ -95,6 +95,32 @@ const NUMBER_FIELDS: {
     label: 'Port',
     help: 'The local port of the server (1024–65535). Takes effect after a restart.',
   },
+];
+
+const GATE_LABELS: Record<Settings['relevanceGateMode'], string> = {
+  heuristic: 'Heuristic (fast, default)',
+  llm: 'Ask the Core Model',
+  off: 'Off (always inject pinned facts)',
+};
+const EXTRACTION_LABELS: Record<Settings['extractionMode'], string> = {
+  sessionEnd: 'When a conversation goes quiet',
+  manual: 'Only when asked (ingest)',
+};
+const BACKEND_LABELS: Record<Settings['embeddingBackend'], string> = {
+  transformers: 'On (local embedding model)',
+  none: 'Off (keyword search only)',
+};
+
+/** The text fields of one provider, as the draft names them. */
+const PROVIDER_TEXT_FIELDS: {
+  key: 'name' | 'id' | 'baseUrl';
+  label: string;
+  type?: 'url';
+  placeholder?: string;
+}[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'id', label: 'Id' },
+  { key: 'baseUrl', label: 'Base URL', type: 'url', placeholder: 'http://127.0.0.1:11434/v1' },
 ];
 
 function toDraft(s: PublicSettings): Draft {
@@ -293,11 +319,19 @@ export function SettingsForm({
     }
   }
 
-  const describedBy = (key: string, help?: boolean) =>
-    [help ? `${id}-${key}-help` : '', errors[key] ? `${id}-${key}-error` : '']
-      .filter(Boolean)
-      .join(' ') || undefined;
   const errorCount = Object.keys(errors).length;
+  /** The number fields `which` picks, in their order. */
+  const numberFields = (which: (f: (typeof NUMBER_FIELDS)[number]) => boolean) =>
+    NUMBER_FIELDS.filter(which).map((f) => (
+      <NumberField
+        key={f.key}
+        id={`${id}-${f.key}`}
+        field={f}
+        value={draft.numbers[f.key]}
+        error={errors[f.key]}
+        onChange={(v) => setNumber(f.key, v)}
+      />
+    ));
 
   return (
     <form
@@ -311,84 +345,43 @@ export function SettingsForm({
     >
       <fieldset>
         <legend>Memory</legend>
-        <div className="field-check">
-          <input
-            id={`${id}-enabled`}
-            type="checkbox"
-            checked={draft.enabled}
-            onChange={(e) => set('enabled', e.target.checked)}
-          />
-          <label htmlFor={`${id}-enabled`}>
-            Memory is on (off: requests pass through unchanged and nothing is recorded)
-          </label>
-        </div>
+        <CheckField
+          id={`${id}-enabled`}
+          label="Memory is on (off: requests pass through unchanged and nothing is recorded)"
+          checked={draft.enabled}
+          onChange={(on) => set('enabled', on)}
+        />
         <div className="grid grid-2">
-          <div className="field">
-            <label htmlFor={`${id}-gate`}>Relevance gate</label>
-            <select
-              id={`${id}-gate`}
-              value={draft.relevanceGateMode}
-              onChange={(e) =>
-                set('relevanceGateMode', e.target.value as Draft['relevanceGateMode'])
-              }
-            >
-              <option value="heuristic">Heuristic (fast, default)</option>
-              <option value="llm">Ask the Core Model</option>
-              <option value="off">Off (always inject pinned facts)</option>
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-extraction`}>Distillation</label>
-            <select
-              id={`${id}-extraction`}
-              value={draft.extractionMode}
-              onChange={(e) => set('extractionMode', e.target.value as Draft['extractionMode'])}
-            >
-              <option value="sessionEnd">When a conversation goes quiet</option>
-              <option value="manual">Only when asked (ingest)</option>
-            </select>
-          </div>
-          {NUMBER_FIELDS.filter((f) => f.key !== 'port' && !f.deleting).map((f) => (
-            <NumberField
-              key={f.key}
-              id={`${id}-${f.key}`}
-              field={f}
-              value={draft.numbers[f.key]}
-              error={errors[f.key]}
-              describedBy={describedBy(f.key, true)}
-              onChange={(v) => setNumber(f.key, v)}
-            />
-          ))}
+          <SelectField
+            id={`${id}-gate`}
+            label="Relevance gate"
+            value={draft.relevanceGateMode}
+            schema={Settings.shape.relevanceGateMode}
+            options={GATE_LABELS}
+            onChange={(v) => set('relevanceGateMode', v)}
+          />
+          <SelectField
+            id={`${id}-extraction`}
+            label="Distillation"
+            value={draft.extractionMode}
+            schema={Settings.shape.extractionMode}
+            options={EXTRACTION_LABELS}
+            onChange={(v) => set('extractionMode', v)}
+          />
+          {numberFields((f) => f.key !== 'port' && !f.deleting)}
         </div>
       </fieldset>
 
       <fieldset>
         <legend>Deleting and activity</legend>
-        <div className="grid grid-2">
-          {NUMBER_FIELDS.filter((f) => f.deleting).map((f) => (
-            <NumberField
-              key={f.key}
-              id={`${id}-${f.key}`}
-              field={f}
-              value={draft.numbers[f.key]}
-              error={errors[f.key]}
-              describedBy={describedBy(f.key, true)}
-              onChange={(v) => setNumber(f.key, v)}
-            />
-          ))}
-        </div>
-        <div className="field-check">
-          <input
-            id={`${id}-activity-lines`}
-            type="checkbox"
-            checked={draft.activityKeepLines}
-            aria-describedby={`${id}-activity-lines-help`}
-            onChange={(e) => set('activityKeepLines', e.target.checked)}
-          />
-          <label htmlFor={`${id}-activity-lines`}>
-            Keep the text of injected lines in the Activity view
-          </label>
-        </div>
+        <div className="grid grid-2">{numberFields((f) => f.deleting === true)}</div>
+        <CheckField
+          id={`${id}-activity-lines`}
+          label="Keep the text of injected lines in the Activity view"
+          checked={draft.activityKeepLines}
+          describedBy={`${id}-activity-lines-help`}
+          onChange={(on) => set('activityKeepLines', on)}
+        />
         <p className="muted small" id={`${id}-activity-lines-help`}>
           Off: the Activity view records only where each injected line came from (which fact,
           episode or message), never its words. On: it also keeps the lines as they were sent,
@@ -403,31 +396,27 @@ export function SettingsForm({
           Until a model is ready, search uses keywords only.
         </p>
         <div className="grid grid-2">
-          <div className="field">
-            <label htmlFor={`${id}-backend`}>Semantic search</label>
-            <select
-              id={`${id}-backend`}
-              value={draft.embeddingBackend}
-              aria-describedby={`${id}-embeddings-help`}
-              onChange={(e) => set('embeddingBackend', e.target.value as Draft['embeddingBackend'])}
-            >
-              <option value="transformers">On (local embedding model)</option>
-              <option value="none">Off (keyword search only)</option>
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-embeddingModel`}>Embedding model</label>
-            <input
-              id={`${id}-embeddingModel`}
-              value={draft.embeddingModel}
-              aria-invalid={errors.embeddingModel ? true : undefined}
-              aria-describedby={[`${id}-embeddings-help`, describedBy('embeddingModel')]
-                .filter(Boolean)
-                .join(' ')}
-              onChange={(e) => set('embeddingModel', e.target.value)}
-            />
-            <FieldError id={`${id}-embeddingModel-error`} message={errors.embeddingModel} />
-          </div>
+          <SelectField
+            id={`${id}-backend`}
+            label="Semantic search"
+            value={draft.embeddingBackend}
+            schema={Settings.shape.embeddingBackend}
+            options={BACKEND_LABELS}
+            describedBy={`${id}-embeddings-help`}
+            onChange={(v) => set('embeddingBackend', v)}
+          />
+          <Field id={`${id}-embeddingModel`} label="Embedding model" error={errors.embeddingModel}>
+            {(control) => (
+              <input
+                {...control}
+                aria-describedby={[`${id}-embeddings-help`, control['aria-describedby']]
+                  .filter(Boolean)
+                  .join(' ')}
+                value={draft.embeddingModel}
+                onChange={(e) => set('embeddingModel', e.target.value)}
+              />
+            )}
+          </Field>
         </div>
       </fieldset>
 
@@ -446,87 +435,57 @@ export function SettingsForm({
             aria-label={`Provider ${p.name || i + 1}`}
           >
             <div className="grid grid-3">
-              <div className="field">
-                <label htmlFor={`${id}-p${i}-name`}>Name</label>
-                <input
-                  id={`${id}-p${i}-name`}
-                  value={p.name}
-                  aria-invalid={errors[`providers.${i}.name`] ? true : undefined}
-                  aria-describedby={describedBy(`providers.${i}.name`)}
-                  onChange={(e) => setProvider(i, { name: e.target.value })}
-                />
-                <FieldError
-                  id={`${id}-providers.${i}.name-error`}
-                  message={errors[`providers.${i}.name`]}
-                />
-              </div>
-              <div className="field">
-                <label htmlFor={`${id}-p${i}-id`}>Id</label>
-                <input
-                  id={`${id}-p${i}-id`}
-                  value={p.id}
-                  aria-invalid={errors[`providers.${i}.id`] ? true : undefined}
-                  aria-describedby={describedBy(`providers.${i}.id`)}
-                  onChange={(e) => setProvider(i, { id: e.target.value })}
-                />
-                <FieldError
-                  id={`${id}-providers.${i}.id-error`}
-                  message={errors[`providers.${i}.id`]}
-                />
-              </div>
-              <div className="field">
-                <label htmlFor={`${id}-p${i}-url`}>Base URL</label>
-                <input
-                  id={`${id}-p${i}-url`}
-                  type="url"
-                  value={p.baseUrl}
-                  placeholder="http://127.0.0.1:11434/v1"
-                  aria-invalid={errors[`providers.${i}.baseUrl`] ? true : undefined}
-                  aria-describedby={describedBy(`providers.${i}.baseUrl`)}
-                  onChange={(e) => setProvider(i, { baseUrl: e.target.value })}
-                />
-                <FieldError
-                  id={`${id}-providers.${i}.baseUrl-error`}
-                  message={errors[`providers.${i}.baseUrl`]}
-                />
-              </div>
+              {PROVIDER_TEXT_FIELDS.map((f) => (
+                <Field
+                  key={f.key}
+                  id={`${id}-p${i}-${f.key}`}
+                  label={f.label}
+                  error={errors[`providers.${i}.${f.key}`]}
+                >
+                  {(control) => (
+                    <input
+                      {...control}
+                      type={f.type}
+                      placeholder={f.placeholder}
+                      value={p[f.key]}
+                      onChange={(e) => setProvider(i, { [f.key]: e.target.value })}
+                    />
+                  )}
+                </Field>
+              ))}
             </div>
             <div className="row wrap align-end">
-              <div className="field grow">
-                <label htmlFor={`${id}-p${i}-key`}>API key</label>
-                <input
-                  id={`${id}-p${i}-key`}
-                  type="password"
-                  autoComplete="off"
-                  value={p.apiKey}
-                  disabled={p.clearKey}
-                  placeholder={
-                    p.apiKeySet ? 'Stored — type to replace' : 'None (local servers need none)'
-                  }
-                  onChange={(e) => setProvider(i, { apiKey: e.target.value })}
-                />
-              </div>
-              {p.apiKeySet ? (
-                <div className="field-check">
+              <Field id={`${id}-p${i}-key`} label="API key" className="field grow">
+                {(control) => (
                   <input
-                    id={`${id}-p${i}-clear`}
-                    type="checkbox"
-                    checked={p.clearKey}
-                    onChange={(e) => setProvider(i, { clearKey: e.target.checked, apiKey: '' })}
+                    {...control}
+                    type="password"
+                    autoComplete="off"
+                    value={p.apiKey}
+                    disabled={p.clearKey}
+                    placeholder={
+                      p.apiKeySet ? 'Stored — type to replace' : 'None (local servers need none)'
+                    }
+                    onChange={(e) => setProvider(i, { apiKey: e.target.value })}
                   />
-                  <label htmlFor={`${id}-p${i}-clear`}>Remove stored key</label>
-                </div>
-              ) : null}
-              <div className="field-check">
-                <input
-                  id={`${id}-p${i}-active`}
-                  type="radio"
-                  name={`${id}-active`}
-                  checked={draft.activeProviderId === p.id && p.id !== ''}
-                  onChange={() => set('activeProviderId', p.id)}
+                )}
+              </Field>
+              {p.apiKeySet ? (
+                <CheckField
+                  id={`${id}-p${i}-clear`}
+                  label="Remove stored key"
+                  checked={p.clearKey}
+                  onChange={(on) => setProvider(i, { clearKey: on, apiKey: '' })}
                 />
-                <label htmlFor={`${id}-p${i}-active`}>Active</label>
-              </div>
+              ) : null}
+              <CheckField
+                id={`${id}-p${i}-active`}
+                type="radio"
+                name={`${id}-active`}
+                label="Active"
+                checked={draft.activeProviderId === p.id && p.id !== ''}
+                onChange={() => set('activeProviderId', p.id)}
+              />
               <button
                 type="button"
                 className="btn btn-small btn-danger-outline"
@@ -587,28 +546,13 @@ export function SettingsForm({
       <fieldset>
         <legend>App</legend>
         <div className="grid grid-2">
-          {NUMBER_FIELDS.filter((f) => f.key === 'port').map((f) => (
-            <NumberField
-              key={f.key}
-              id={`${id}-${f.key}`}
-              field={f}
-              value={draft.numbers[f.key]}
-              error={errors[f.key]}
-              describedBy={describedBy(f.key, true)}
-              onChange={(v) => setNumber(f.key, v)}
-            />
-          ))}
-          <div className="field-check">
-            <input
-              id={`${id}-login`}
-              type="checkbox"
-              checked={draft.launchAtLogin}
-              onChange={(e) => set('launchAtLogin', e.target.checked)}
-            />
-            <label htmlFor={`${id}-login`}>
-              Launch at login{desktop ? '' : ' (desktop app only)'}
-            </label>
-          </div>
+          {numberFields((f) => f.key === 'port')}
+          <CheckField
+            id={`${id}-login`}
+            label={`Launch at login${desktop ? '' : ' (desktop app only)'}`}
+            checked={draft.launchAtLogin}
+            onChange={(on) => set('launchAtLogin', on)}
+          />
         </div>
       </fieldset>
 
@@ -653,33 +597,26 @@ function NumberField({
   field,
   value,
   error,
-  describedBy,
   onChange,
 }: {
   id: string;
   field: (typeof NUMBER_FIELDS)[number];
   value: string;
   error: string | undefined;
-  describedBy: string | undefined;
   onChange: (v: string) => void;
 }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{field.label}</label>
-      <input
-        id={id}
-        type="number"
-        inputMode={field.step ? 'decimal' : 'numeric'}
-        step={field.step ?? 1}
-        value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <p id={`${id}-help`} className="help">
-        {field.help}
-      </p>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
+    <Field id={id} label={field.label} help={field.help} error={error}>
+      {(control) => (
+        <input
+          {...control}
+          type="number"
+          inputMode={field.step ? 'decimal' : 'numeric'}
+          step={field.step ?? 1}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
   );
 }

@@ -381,3 +381,85 @@ export function DataTable({
     </div>
   );
 }
+
+/** What a Field gives its control: its id, and the help and error that describe it. */
+export interface FieldControl {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** A labelled control with its help and its error under it, both read with the control. */
+export function Field({
+  id,
+  label,
+  error,
+  help,
+  helpClassName = 'help',
+  className = 'field',
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  error?: string;
+  help?: ReactNode;
+  helpClassName?: string;
+  className?: string;
+  children: (control: FieldControl) => ReactNode;
+}) {
+  const describedBy = [help ? `${id}-help` : '', error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <div className={className}>
+      <label htmlFor={id}>{label}</label>
+      {children({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': describedBy || undefined,
+      })}
+      {help ? (
+        <p id={`${id}-help`} className={helpClassName}>
+          {help}
+        </p>
+      ) : null}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+/** A checkbox (or radio) with its label beside it. */
+export function CheckField({
+  id,
+  label,
+  checked,
+  onChange,
+  type = 'checkbox',
+  name,
+  disabled,
+  describedBy,
+}: {
+  id: string;
+  label: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  type?: 'checkbox' | 'radio';
+  name?: string;
+  disabled?: boolean;
+  describedBy?: string;
+}) {
+  return (
+    <div className="field-check">
+      <input
+        id={id}
+        type={type}
+        name={name}
+        checked={checked}
+        disabled={disabled}
+        aria-describedby={describedBy}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      <label htmlFor={id}>{label}</label>
+    </div>
+  );
+}
