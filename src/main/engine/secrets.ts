@@ -283,29 +283,16 @@ function tryLink(from: string, to: string): 'linked' | 'exists' | 'unsupported' 
  */
 function createFileExclusive(path: string, content: string): boolean {
   const tmp = `${path}.tmp-${randomUUID()}`;
-  const fd = openSync(tmp, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o600);
-  try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  writeNewFile(tmp, content);
   const linked = tryLink(tmp, path);
   if (linked !== 'unsupported') return linked === 'linked';
   // Still exclusive (O_EXCL), though a crash mid-write could leave a short file, which
   // readKeyFile refuses with a clear error rather than using.
-  let fd2: number;
   try {
-    fd2 = openSync(path, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o600);
+    writeNewFile(path, content);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
-  }
-  try {
-    writeSync(fd2, content);
-    fsyncSync(fd2);
-  } finally {
-    closeSync(fd2);
   }
   return true;
 }
@@ -313,14 +300,19 @@ function createFileExclusive(path: string, content: string): boolean {
 /** Replaces `path` atomically (temp file + rename); used when a recovery key is re-stored. */
 function replaceFile(path: string, content: string): void {
   const tmp = `${path}.tmp-${randomUUID()}`;
-  const fd = openSync(tmp, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o600);
+  writeNewFile(tmp, content);
+  renameSync(tmp, path);
+}
+
+/** Writes a file that must not exist yet (O_EXCL, else EEXIST), mode 0600, fsynced. */
+function writeNewFile(path: string, content: string): void {
+  const fd = openSync(path, fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_WRONLY, 0o600);
   try {
     writeSync(fd, content);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  renameSync(tmp, path);
 }
 
 /**

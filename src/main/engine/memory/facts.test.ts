@@ -25,6 +25,18 @@ function storeInConversation(d: Db, facts: string[], now: number) {
   });
 }
 
+/** One fact, the digest of its own conversation `c<at>` of agent a, held and stored at `at`. */
+function storeAlone(d: Db, fact: string, at: number) {
+  return storeDigest({
+    db: d,
+    agentId: 'a',
+    conversationId: `c${at}`,
+    conversationAt: at,
+    digest: digest([fact]),
+    now: at,
+  });
+}
+
 function digest(facts: string[], extra: Partial<Digest> = {}): Digest {
   return {
     episode: {
@@ -308,15 +320,7 @@ describe('storeDigest: typed facts', () => {
 describe('storeDigest: near-duplicate free text', () => {
   it('keeps the more informative text on one row', async () => {
     const d = db();
-    const store = (content: string, at: number) =>
-      storeDigest({
-        db: d,
-        agentId: 'a',
-        conversationId: `c${at}`,
-        conversationAt: at,
-        digest: digest([content]),
-        now: at,
-      });
+    const store = (content: string, at: number) => storeAlone(d, content, at);
     await store('User prefers tea', 1);
     await store('User prefers tea over coffee', 2);
     expect(facts(d).map((f) => [f.content, f.source_count])).toEqual([
@@ -330,15 +334,7 @@ describe('storeDigest: near-duplicate free text', () => {
 
   it('never merges a statement with its negation', async () => {
     const d = db();
-    const store = (content: string, at: number) =>
-      storeDigest({
-        db: d,
-        agentId: 'a',
-        conversationId: `c${at}`,
-        conversationAt: at,
-        digest: digest([content]),
-        now: at,
-      });
+    const store = (content: string, at: number) => storeAlone(d, content, at);
     await store('User is a vegetarian cook', 1);
     await store('User is not a vegetarian cook', 2);
     expect(facts(d)).toHaveLength(2);
