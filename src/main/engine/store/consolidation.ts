@@ -3,7 +3,7 @@
 // on memory rows is scoped by agent_id.
 import type { ConsolidationCounts } from '../../../shared/api.ts';
 import type { Db } from './db.ts';
-import { parseJsonList } from './episodes.ts';
+import { type EpisodeRecord, parseJsonList } from './episodes.ts';
 
 // ---------- runs ----------
 
@@ -189,17 +189,18 @@ export function setFactDecay(
 
 // ---------- merge ----------
 
-export interface MergeEpisode {
-  id: number;
-  summary: string;
-  topics: string[];
-  entities: string[];
-  decisions: string[];
-  action_items: string[];
-  salience: number;
-  last_used: number | null;
-  conversation_at: number;
-}
+export type MergeEpisode = Pick<
+  EpisodeRecord,
+  | 'id'
+  | 'summary'
+  | 'topics'
+  | 'entities'
+  | 'decisions'
+  | 'action_items'
+  | 'salience'
+  | 'last_used'
+  | 'conversation_at'
+>;
 
 export function episodesForMerge(db: Db, agentId: string): MergeEpisode[] {
   return (
