@@ -8,8 +8,14 @@ import { AgentControlsPatch, type AgentControls, type AgentSummary } from '../..
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { plural } from '../format.ts';
-import { useAfterDeletion, useTrashDays, type Undoable } from './deletion.tsx';
-import { Card, ConfirmDialog, ErrorBox, FieldError, Loading, Notice } from './ui.tsx';
+import {
+  ConfirmAction,
+  useAfterDeletion,
+  useConfirmed,
+  useTrashDays,
+  type Undoable,
+} from './deletion.tsx';
+import { Card, CheckField, ErrorBox, Field, Loading, Notice } from './ui.tsx';
 
 type NumberControl =
   'memory_budget_tokens' | 'episode_retention_days' | 'transcript_retention_days';
@@ -161,58 +167,67 @@ function ControlsForm({ agent, saved }: { agent: AgentSummary; saved: AgentContr
       }}
     >
       <div className="grid grid-2">
-        <div className="field">
-          <label htmlFor={`${id}-name`}>Display name</label>
-          <input
-            id={`${id}-name`}
-            value={draft.display_name}
-            placeholder={agent.id}
-            aria-describedby={`${id}-name-help`}
-            onChange={(e) => change({ display_name: e.target.value })}
-          />
-          <p id={`${id}-name-help`} className="muted small">
-            Clients keep sending <code>{agent.id}</code>; only the UI shows this name.
-          </p>
-          <FieldError id={`${id}-name-error`} message={errors.display_name} />
-        </div>
+        <Field
+          id={`${id}-name`}
+          label="Display name"
+          error={errors.display_name}
+          helpClassName="muted small"
+          help={
+            <>
+              Clients keep sending <code>{agent.id}</code>; only the UI shows this name.
+            </>
+          }
+        >
+          {(control) => (
+            <input
+              {...control}
+              value={draft.display_name}
+              placeholder={agent.id}
+              onChange={(e) => change({ display_name: e.target.value })}
+            />
+          )}
+        </Field>
         {NUMBER_CONTROLS.map((f) => {
           const global = settings.data?.[f.global];
           return (
-            <div className="field" key={f.key}>
-              <label htmlFor={`${id}-${f.key}`}>{f.label}</label>
-              <input
-                id={`${id}-${f.key}`}
-                type="number"
-                inputMode="numeric"
-                value={draft.numbers[f.key]}
-                placeholder={global === undefined ? 'global setting' : `global: ${global}`}
-                aria-describedby={`${id}-${f.key}-help`}
-                aria-invalid={errors[f.key] ? true : undefined}
-                onChange={(e) => change({ numbers: { ...draft.numbers, [f.key]: e.target.value } })}
-              />
-              <p id={`${id}-${f.key}-help`} className="muted small">
-                Empty: the global setting
-                {global === undefined
-                  ? ''
-                  : ` (${global === 0 && f.unit === 'days' ? 'keep everything' : `${global} ${f.unit}`})`}
-                . {f.range}.
-              </p>
-              <FieldError id={`${id}-${f.key}-error`} message={errors[f.key]} />
-            </div>
+            <Field
+              key={f.key}
+              id={`${id}-${f.key}`}
+              label={f.label}
+              error={errors[f.key]}
+              helpClassName="muted small"
+              help={
+                <>
+                  Empty: the global setting
+                  {global === undefined
+                    ? ''
+                    : ` (${global === 0 && f.unit === 'days' ? 'keep everything' : `${global} ${f.unit}`})`}
+                  . {f.range}.
+                </>
+              }
+            >
+              {(control) => (
+                <input
+                  {...control}
+                  type="number"
+                  inputMode="numeric"
+                  value={draft.numbers[f.key]}
+                  placeholder={global === undefined ? 'global setting' : `global: ${global}`}
+                  onChange={(e) =>
+                    change({ numbers: { ...draft.numbers, [f.key]: e.target.value } })
+                  }
+                />
+              )}
+            </Field>
           );
         })}
       </div>
-      <div className="field-check">
-        <input
-          id={`${id}-paused`}
-          type="checkbox"
-          checked={draft.paused}
-          onChange={(e) => change({ paused: e.target.checked })}
-        />
-        <label htmlFor={`${id}-paused`}>
-          Pause memory for this agent (its requests pass through without memory)
-        </label>
-      </div>
+      <CheckField
+        id={`${id}-paused`}
+        label="Pause memory for this agent (its requests pass through without memory)"
+        checked={draft.paused}
+        onChange={(paused) => change({ paused })}
+      />
       <ErrorBox error={save.error} />
       {done ? <Notice tone="ok">Controls saved.</Notice> : null}
       <div>
@@ -234,44 +249,41 @@ function DeleteAgent({
   const api = useApi();
   const trashDays = useTrashDays();
   const afterDeletion = useAfterDeletion();
-  const [confirming, setConfirming] = useState(false);
-  const remove = useMutation({
-    mutationFn: () => api.deleteAgent(agent.id),
-    onSuccess: (res) => {
-      setConfirming(false);
-      afterDeletion(agent.id);
+  const remove = useConfirmed(
+    (a: AgentSummary) => api.deleteAgent(a.id),
+    (res, a) => {
+      afterDeletion(a.id);
       onDeleted({
-        message: `Deleted the agent ${agent.id} (restorable from the Trash for ${plural(trashDays, 'day')}).`,
+        message: `Deleted the agent ${a.id} (restorable from the Trash for ${plural(trashDays, 'day')}).`,
         trashId: res.trash_id,
-        agentId: agent.id,
+        agentId: a.id,
       });
     },
-  });
+  );
   return (
     <div className="danger-zone">
-      <button type="button" className="btn btn-danger-outline" onClick={() => setConfirming(true)}>
+      <button type="button" className="btn btn-danger-outline" onClick={() => remove.ask(agent)}>
         Delete agent
       </button>
-      {confirming ? (
-        <ConfirmDialog
-          title={`Delete the agent ${agent.id}?`}
-          confirmLabel="Delete agent"
-          busy={remove.isPending}
-          onCancel={() => setConfirming(false)}
-          onConfirm={() => remove.mutate()}
-        >
-          <p>
-            Everything Cairn remembers for <strong>{agent.display_name ?? agent.id}</strong>:{' '}
-            {plural(agent.pinned_count, 'fact')}, {plural(agent.episode_count, 'episode')},{' '}
-            {plural(agent.transcript_count, 'message')}, its identity and its controls.
-          </p>
-          <p className="muted">
-            It all goes to the trash as one entry: you can restore it from the Trash page for{' '}
-            {plural(trashDays, 'day')}, after which it is deleted for good.
-          </p>
-          <ErrorBox error={remove.error} />
-        </ConfirmDialog>
-      ) : null}
+      <ConfirmAction
+        action={remove}
+        title={(a) => `Delete the agent ${a.id}?`}
+        confirmLabel="Delete agent"
+      >
+        {(a) => (
+          <>
+            <p>
+              Everything Cairn remembers for <strong>{a.display_name ?? a.id}</strong>:{' '}
+              {plural(a.pinned_count, 'fact')}, {plural(a.episode_count, 'episode')},{' '}
+              {plural(a.transcript_count, 'message')}, its identity and its controls.
+            </p>
+            <p className="muted">
+              It all goes to the trash as one entry: you can restore it from the Trash page for{' '}
+              {plural(trashDays, 'day')}, after which it is deleted for good.
+            </p>
+          </>
+        )}
+      </ConfirmAction>
     </div>
   );
 }

@@ -14,8 +14,9 @@ import {
   useTrashDays,
   type Outcome,
 } from './deletion.tsx';
+import { parseTags } from './FactEditor.tsx';
 import { useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
-import { Badge, DangerButton, FieldError, FilterField } from './ui.tsx';
+import { Badge, DangerButton, Field, FieldError, FilterField, SalienceInput } from './ui.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -171,42 +172,32 @@ function EpisodeEditor({
         api
           .patchEpisode(episode.id, episode.agent_id, {
             summary,
-            topics: topics
-              .split(',')
-              .map((t) => t.trim())
-              .filter(Boolean),
+            topics: parseTags(topics),
             salience: Number(salience),
           })
           .then(onSaved, (err: unknown) => setError(errorMessage(err)))
           .finally(() => setBusy(false));
       }}
     >
-      <div className="field">
-        <label htmlFor={`${id}-summary`}>Summary</label>
-        <textarea
-          id={`${id}-summary`}
-          rows={4}
-          value={summary}
-          onChange={(e) => setSummary(e.target.value)}
-        />
-      </div>
-      <div className="row wrap">
-        <div className="field grow">
-          <label htmlFor={`${id}-topics`}>Topics (comma-separated)</label>
-          <input id={`${id}-topics`} value={topics} onChange={(e) => setTopics(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-salience`}>Salience (0–1)</label>
-          <input
-            id={`${id}-salience`}
-            type="number"
-            min={0}
-            max={1}
-            step={0.05}
-            value={salience}
-            onChange={(e) => setSalience(e.target.value)}
+      <Field id={`${id}-summary`} label="Summary">
+        {(control) => (
+          <textarea
+            {...control}
+            rows={4}
+            value={summary}
+            onChange={(e) => setSummary(e.target.value)}
           />
-        </div>
+        )}
+      </Field>
+      <div className="row wrap">
+        <Field id={`${id}-topics`} label="Topics (comma-separated)" className="field grow">
+          {(control) => (
+            <input {...control} value={topics} onChange={(e) => setTopics(e.target.value)} />
+          )}
+        </Field>
+        <Field id={`${id}-salience`} label="Salience (0–1)">
+          {(control) => <SalienceInput {...control} value={salience} onChange={setSalience} />}
+        </Field>
       </div>
       <FieldError id={`${id}-error`} message={error} />
       <div className="row">

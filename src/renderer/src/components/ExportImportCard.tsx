@@ -8,9 +8,7 @@ import { useApi } from '../api/ApiContext.tsx';
 import { bridge, chooseFile, saveBlob, saveFile } from '../api/connection.ts';
 import { qk } from '../api/keys.ts';
 import { exportMemory, importMemory, type ImportReport } from '../exportImport.ts';
-import { Card, ErrorBox, Notice } from './ui.tsx';
-
-const FORMATS = ImportFormat.options;
+import { Card, ErrorBox, Field, Notice, SelectField } from './ui.tsx';
 
 function importSummary(r: ImportReport, format: ImportFormat): string {
   const stored = `${r.conversations} conversation(s), ${r.turns} exchange(s)`;
@@ -76,39 +74,37 @@ export function ExportImportCard() {
         in the data folder as <code>memory.sqlite</code>.
       </p>
       <div className="grid grid-2">
-        <div className="field">
-          <label htmlFor={`${id}-format`}>Import from</label>
-          <select
-            id={`${id}-format`}
-            value={format}
-            onChange={(e) => setFormat(e.target.value as ImportFormat)}
-            disabled={busy}
-          >
-            {FORMATS.map((f) => (
-              <option key={f} value={f}>
-                {IMPORT_FORMAT_LABELS[f]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          id={`${id}-format`}
+          label="Import from"
+          value={format}
+          schema={ImportFormat}
+          options={IMPORT_FORMAT_LABELS}
+          order={ImportFormat.options}
+          onChange={setFormat}
+          disabled={busy}
+        />
         {format === 'cairn' ? null : (
-          <div className="field">
-            <label htmlFor={`${id}-agent`}>Into agent</label>
-            <input
-              id={`${id}-agent`}
-              value={agentId}
-              list={`${id}-agents`}
-              maxLength={200}
-              placeholder="e.g. my-agent"
-              onChange={(e) => setAgentId(e.target.value)}
-              disabled={busy}
-            />
-            <datalist id={`${id}-agents`}>
-              {agents.data?.agents.map((a) => (
-                <option key={a.id} value={a.id} />
-              ))}
-            </datalist>
-          </div>
+          <Field id={`${id}-agent`} label="Into agent">
+            {(control) => (
+              <>
+                <input
+                  {...control}
+                  value={agentId}
+                  list={`${id}-agents`}
+                  maxLength={200}
+                  placeholder="e.g. my-agent"
+                  onChange={(e) => setAgentId(e.target.value)}
+                  disabled={busy}
+                />
+                <datalist id={`${id}-agents`}>
+                  {agents.data?.agents.map((a) => (
+                    <option key={a.id} value={a.id} />
+                  ))}
+                </datalist>
+              </>
+            )}
+          </Field>
         )}
       </div>
       <div className="row wrap">

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { PinnedCreate } from '../../../shared/api.ts';
 import { errorMessage } from '../api/client.ts';
-import { FieldError } from './ui.tsx';
+import { CheckField, Field, FieldError, SalienceInput } from './ui.tsx';
 
 export interface FactDraft {
   content: string;
@@ -80,7 +80,6 @@ export function FactEditor({
     }
   }
 
-  const err = (k: keyof Errors) => (errors[k] ? `${id}-${k}-error` : undefined);
   return (
     <form
       className="fact-editor stack"
@@ -92,58 +91,43 @@ export function FactEditor({
       }}
     >
       {title ? <h3>{title}</h3> : null}
-      <div className="field">
-        <label htmlFor={`${id}-content`}>Fact</label>
-        <textarea
-          id={`${id}-content`}
-          rows={3}
-          value={content}
-          maxLength={2000}
-          aria-invalid={errors.content ? true : undefined}
-          aria-describedby={err('content')}
-          onChange={(e) => setContent(e.target.value)}
-        />
-        <FieldError id={`${id}-content-error`} message={errors.content} />
-      </div>
+      <Field id={`${id}-content`} label="Fact" error={errors.content}>
+        {(control) => (
+          <textarea
+            {...control}
+            rows={3}
+            value={content}
+            maxLength={2000}
+            onChange={(e) => setContent(e.target.value)}
+          />
+        )}
+      </Field>
       <div className="row wrap">
-        <div className="field">
-          <label htmlFor={`${id}-salience`}>Salience (0–1)</label>
-          <input
-            id={`${id}-salience`}
-            type="number"
-            min={0}
-            max={1}
-            step={0.05}
-            inputMode="decimal"
-            value={salience}
-            aria-invalid={errors.salience ? true : undefined}
-            aria-describedby={err('salience')}
-            onChange={(e) => setSalience(e.target.value)}
-          />
-          <FieldError id={`${id}-salience-error`} message={errors.salience} />
-        </div>
-        <div className="field grow">
-          <label htmlFor={`${id}-tags`}>Tags (comma-separated)</label>
-          <input
-            id={`${id}-tags`}
-            type="text"
-            value={tags}
-            aria-invalid={errors.tags ? true : undefined}
-            aria-describedby={err('tags')}
-            onChange={(e) => setTags(e.target.value)}
-          />
-          <FieldError id={`${id}-tags-error`} message={errors.tags} />
-        </div>
+        <Field id={`${id}-salience`} label="Salience (0–1)" error={errors.salience}>
+          {(control) => <SalienceInput {...control} value={salience} onChange={setSalience} />}
+        </Field>
+        <Field
+          id={`${id}-tags`}
+          label="Tags (comma-separated)"
+          error={errors.tags}
+          className="field grow"
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="text"
+              value={tags}
+              onChange={(e) => setTags(e.target.value)}
+            />
+          )}
+        </Field>
       </div>
-      <div className="field-check">
-        <input
-          id={`${id}-pinned`}
-          type="checkbox"
-          checked={pinned}
-          onChange={(e) => setPinned(e.target.checked)}
-        />
-        <label htmlFor={`${id}-pinned`}>Pinned by me (never evicted by consolidation)</label>
-      </div>
+      <CheckField
+        id={`${id}-pinned`}
+        label="Pinned by me (never evicted by consolidation)"
+        checked={pinned}
+        onChange={setPinned}
+      />
       <FieldError id={`${id}-form-error`} message={errors.form} />
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -4,7 +4,7 @@ import type { Identity } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { formatDate } from '../format.ts';
-import { ErrorBox, Loading, Notice } from './ui.tsx';
+import { ErrorBox, Field, Loading, Notice } from './ui.tsx';
 
 export function IdentityEditor({ agentId }: { agentId: string }) {
   const api = useApi();
@@ -50,24 +50,26 @@ function IdentityForm({ identity }: { identity: Identity }) {
         Identity is always injected: who the user is and how the agent should behave. Keep it short.
         Last changed {formatDate(identity.updated_at)}.
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-narrative`}>Narrative</label>
-        <textarea
-          id={`${id}-narrative`}
-          rows={5}
-          value={narrative}
-          onChange={(e) => setNarrative(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-overrides`}>Always-on facts (one per line)</label>
-        <textarea
-          id={`${id}-overrides`}
-          rows={6}
-          value={overrides}
-          onChange={(e) => setOverrides(e.target.value)}
-        />
-      </div>
+      <Field id={`${id}-narrative`} label="Narrative">
+        {(control) => (
+          <textarea
+            {...control}
+            rows={5}
+            value={narrative}
+            onChange={(e) => setNarrative(e.target.value)}
+          />
+        )}
+      </Field>
+      <Field id={`${id}-overrides`} label="Always-on facts (one per line)">
+        {(control) => (
+          <textarea
+            {...control}
+            rows={6}
+            value={overrides}
+            onChange={(e) => setOverrides(e.target.value)}
+          />
+        )}
+      </Field>
       <ErrorBox error={save.error} />
       {save.isSuccess ? <Notice tone="ok">Identity saved.</Notice> : null}
       <div>

@@ -8,7 +8,7 @@ import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { plural } from '../format.ts';
 import { PagedList, type Page } from './PagedList.tsx';
-import { ConfirmDialog, ErrorBox, Notice } from './ui.tsx';
+import { CheckField, ConfirmDialog, ErrorBox, Notice } from './ui.tsx';
 
 /** How long deleted memory stays restorable (the `trashDays` setting, 30 until loaded). */
 export function useTrashDays(): number {
@@ -244,15 +244,12 @@ export function BulkDeleteBar({
   if (visible.length === 0) return null;
   return (
     <div className="selection-bar" role="group" aria-label={`Selected ${noun}s`}>
-      <div className="field-check">
-        <input
-          id={`${id}-all`}
-          type="checkbox"
-          checked={all}
-          onChange={(e) => selection.setAll(visible, e.target.checked)}
-        />
-        <label htmlFor={`${id}-all`}>Select all on this page</label>
-      </div>
+      <CheckField
+        id={`${id}-all`}
+        label="Select all on this page"
+        checked={all}
+        onChange={(on) => selection.setAll(visible, on)}
+      />
       <span className="muted" aria-live="polite">
         {chosen.length} selected
       </span>

@@ -289,6 +289,7 @@ export function SelectField<V extends string>({
   value,
   schema,
   options,
+  order = Object.keys(options) as V[],
   onChange,
   inline,
   disabled,
@@ -298,8 +299,10 @@ export function SelectField<V extends string>({
   label: string;
   value: V;
   schema: z.ZodType<V>;
-  /** Every value with its label, in the order shown. */
+  /** Every value with its label. */
   options: Record<V, string>;
+  /** The order shown, when not the order of `options`. */
+  order?: readonly V[];
   onChange: (value: V) => void;
   /** Label beside the select (a toolbar), not above it (a form). */
   inline?: boolean;
@@ -316,9 +319,9 @@ export function SelectField<V extends string>({
         aria-describedby={describedBy}
         onChange={(e) => onChange(schema.parse(e.target.value))}
       >
-        {(Object.entries(options) as [V, string][]).map(([v, text]) => (
+        {order.map((v) => (
           <option key={v} value={v}>
-            {text}
+            {options[v]}
           </option>
         ))}
       </select>
@@ -461,5 +464,25 @@ export function CheckField({
       />
       <label htmlFor={id}>{label}</label>
     </div>
+  );
+}
+
+/** A salience between 0 and 1, in steps of 0.05. */
+export function SalienceInput({
+  value,
+  onChange,
+  ...control
+}: FieldControl & { value: string; onChange: (value: string) => void }) {
+  return (
+    <input
+      {...control}
+      type="number"
+      min={0}
+      max={1}
+      step={0.05}
+      inputMode="decimal"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
   );
 }

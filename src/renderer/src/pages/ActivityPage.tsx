@@ -8,7 +8,15 @@ import type { ActivityItem, ActivityLine, ActivitySource } from '../../../shared
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { AgentPicker } from '../components/AgentPicker.tsx';
-import { Badge, Card, ErrorBox, Loading, PageHeader, QueryBody } from '../components/ui.tsx';
+import {
+  Badge,
+  Card,
+  CheckField,
+  ErrorBox,
+  Loading,
+  PageHeader,
+  QueryBody,
+} from '../components/ui.tsx';
 import { formatDate, formatRelative, plural, truncate } from '../format.ts';
 import { routeHref, type Route } from '../router.ts';
 
@@ -114,17 +122,14 @@ function KeepLinesCard() {
   const keep = settings.data?.activityKeepLines ?? false;
   return (
     <Card>
-      <div className="field-check">
-        <input
-          id={id}
-          type="checkbox"
-          checked={keep}
-          disabled={!settings.data || save.isPending}
-          aria-describedby={`${id}-help`}
-          onChange={(e) => save.mutate(e.target.checked)}
-        />
-        <label htmlFor={id}>Keep the text of injected lines</label>
-      </div>
+      <CheckField
+        id={id}
+        label="Keep the text of injected lines"
+        checked={keep}
+        disabled={!settings.data || save.isPending}
+        describedBy={`${id}-help`}
+        onChange={(on) => save.mutate(on)}
+      />
       <p id={`${id}-help`} className="muted small">
         {keep
           ? 'On: each request below keeps the lines exactly as they were injected, inside the encrypted database. Turning this off deletes the kept text.'
