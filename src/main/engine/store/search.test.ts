@@ -161,6 +161,19 @@ describe('searchCandidates', () => {
     expect(quiet.hits).toEqual([]);
   });
 
+  it('looks up the neighbours of hits that came without them (the LIKE scan)', () => {
+    const db = setup();
+    const [before, hit] = conversation(db, 'a', ['a question first', 'axolotls everywhere']);
+    const found = searchCandidates(db, 'transcript', {
+      ...base,
+      matches: [null],
+      likeTerms: ['xolot'],
+      neighbours: { lookups: 10, expand: 10 },
+    });
+    expect(found.neighbours.get(hit!)).toEqual({ prev: before, next: null });
+    expect([...found.rows.keys()]).toEqual([before]);
+  });
+
   it("reads further rows by id: this agent's only, not the hits again", () => {
     const db = setup();
     const [hit, other] = conversation(db, 'a', ['axolotl', 'a reply']);

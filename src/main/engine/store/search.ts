@@ -60,6 +60,9 @@ interface Row {
   conversation_id: string | null;
   role?: string | null;
   rank: number;
+  /** Transcript rows read with their neighbours (ftsRows). */
+  prev?: number | null;
+  next?: number | null;
 }
 
 const toHit = (r: Row): StoredHit => ({
@@ -109,14 +112,36 @@ const TRANSCRIPT_TOP_RECENT_SQL = `
     SELECT rowid AS id, bm25(transcript_stem_fts) AS rank FROM transcript_stem_fts
     WHERE transcript_stem_fts MATCH @match ORDER BY rowid DESC LIMIT @window)
   ORDER BY rank LIMIT @inner`;
+/**
+ * The turns before and after a transcript row `t` of the same agent and conversation: two
+ * index seeks on (agent_id, conversation_id, id), evaluated only for the rows returned.
+ */
+const NEIGHBOUR_COLUMNS = `
+  (SELECT max(p.id) FROM transcript p WHERE p.agent_id = t.agent_id
+     AND p.conversation_id = t.conversation_id AND p.id < t.id) AS prev,
+  (SELECT min(n.id) FROM transcript n WHERE n.agent_id = t.agent_id
+     AND n.conversation_id = t.conversation_id AND n.id > t.id) AS next`;
+
 /** Those matches' rows, kept when they belong to the agent (and pass the filters). */
-const TRANSCRIPT_ROWS_SQL = `
+const transcriptRowsSql = (neighbours: boolean) => `
   SELECT t.id, t.content, t.created_at, t.conversation_id, t.role, j.value ->> '$[1]' AS rank
+    ${neighbours ? `, ${NEIGHBOUR_COLUMNS}` : ''}
   FROM json_each(@hits) AS j CROSS JOIN transcript t ON t.id = j.value ->> '$[0]'
   WHERE t.agent_id = @agentId AND t.role IN ('user', 'assistant') AND t.created_at >= @since`;
+const TRANSCRIPT_ROWS_SQL = transcriptRowsSql(false);
+const TRANSCRIPT_ROWS_NEIGHBOURS_SQL = transcriptRowsSql(true);
 
 /** BM25-ranked full-text search of one scope. Throws SqliteError on a bad MATCH expression. */
 export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
+  return ftsRows(db, scope, q, false).map(toHit);
+}
+
+/**
+ * searchFts's rows; with `neighbours`, transcript rows read from the FTS head also carry the
+ * ids of the turns around them (`prev`, `next`: null at a conversation's ends). Rows the
+ * agent-filtered fallback query found carry none (undefined).
+ */
+function ftsRows(db: Db, scope: FtsScope, q: FtsQuery, neighbours: boolean): Row[] {
   const params = { match: q.match, agentId: q.agentId, since: q.since ?? 0, limit: q.limit };
   if (scope === 'transcript') {
     // Reading rows is the expensive part of a large match set (every row lookup decrypts a
@@ -134,7 +159,7 @@ export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
           })
     ) as { id: number; rank: number }[];
     const read = (head: typeof top): Row[] =>
-      prepared(db, TRANSCRIPT_ROWS_SQL).all({
+      prepared(db, neighbours ? TRANSCRIPT_ROWS_NEIGHBOURS_SQL : TRANSCRIPT_ROWS_SQL).all({
         hits: JSON.stringify(head.map((r) => [r.id, r.rank])),
         agentId: q.agentId,
         since: q.since ?? 0,
@@ -144,10 +169,9 @@ export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
     const rows = read(top.slice(0, q.limit));
     if (rows.length < q.limit && top.length > q.limit) rows.push(...read(top.slice(q.limit)));
     rows.sort((a, b) => a.rank - b.rank);
-    if (rows.length >= q.limit || top.length < inner) return rows.slice(0, q.limit).map(toHit);
+    if (rows.length >= q.limit || top.length < inner) return rows.slice(0, q.limit);
   }
-  const rows = prepared(db, SQL[scope]).all(params) as Row[];
-  return rows.map(toHit);
+  return prepared(db, SQL[scope]).all(params) as Row[];
 }
 
 /**
@@ -260,11 +284,7 @@ export function transcriptNeighbours(
   if (ids.length === 0) return out;
   const rows = prepared(
     db,
-    `SELECT t.id,
-         (SELECT max(p.id) FROM transcript p WHERE p.agent_id = t.agent_id
-            AND p.conversation_id = t.conversation_id AND p.id < t.id) AS prev,
-         (SELECT min(n.id) FROM transcript n WHERE n.agent_id = t.agent_id
-            AND n.conversation_id = t.conversation_id AND n.id > t.id) AS next
+    `SELECT t.id, ${NEIGHBOUR_COLUMNS}
        FROM json_each(?) AS j CROSS JOIN transcript t ON t.id = j.value
        WHERE t.agent_id = ?`,
   ).all(JSON.stringify(ids), agentId) as {
@@ -360,18 +380,30 @@ export interface Candidates {
 export function searchCandidates(db: Db, scope: FtsScope, q: CandidateQuery): Candidates {
   let hits: StoredHit[] = [];
   let ftsError: string | null = null;
+  // Transcript rows read from the FTS head come with their neighbours (same statement).
+  const wantNeighbours = scope === 'transcript' && q.neighbours !== undefined;
+  const around = new Map<number, TranscriptNeighbours>();
   for (const match of q.matches) {
     if (hits.length >= q.enough) break;
     if (match === null) continue;
     let more: StoredHit[];
     try {
-      more = searchFts(db, scope, {
-        agentId: q.agentId,
-        match,
-        since: q.since,
-        limit: q.limit,
-        ...(q.recentMatches === undefined ? {} : { recentMatches: q.recentMatches }),
-      });
+      const rows = ftsRows(
+        db,
+        scope,
+        {
+          agentId: q.agentId,
+          match,
+          since: q.since,
+          limit: q.limit,
+          ...(q.recentMatches === undefined ? {} : { recentMatches: q.recentMatches }),
+        },
+        wantNeighbours,
+      );
+      for (const r of rows) {
+        if (r.prev !== undefined) around.set(r.id, { prev: r.prev, next: r.next ?? null });
+      }
+      more = rows.map(toHit);
     } catch (err) {
       // The expression holds quoted words only, so this means FTS5 itself is missing or broken.
       ftsError = err instanceof Error ? err.message : String(err);
@@ -390,14 +422,20 @@ export function searchCandidates(db: Db, scope: FtsScope, q: CandidateQuery): Ca
   }
 
   const found = new Set(hits.map((h) => h.id));
-  const neighbours =
-    scope === 'transcript' && q.neighbours
-      ? transcriptNeighbours(
-          db,
-          q.agentId,
-          hits.slice(0, q.neighbours.lookups).map((h) => h.id),
-        )
-      : new Map<number, TranscriptNeighbours>();
+  const neighbours = new Map<number, TranscriptNeighbours>();
+  if (wantNeighbours) {
+    const head = hits.slice(0, q.neighbours?.lookups ?? 0);
+    // Hits of the LIKE scan or of the agent-filtered query came without them.
+    const asked = transcriptNeighbours(
+      db,
+      q.agentId,
+      head.filter((h) => !around.has(h.id)).map((h) => h.id),
+    );
+    for (const h of head) {
+      const n = around.get(h.id) ?? asked.get(h.id);
+      if (n) neighbours.set(h.id, n);
+    }
+  }
   const wanted: number[] = [];
   const expand = new Set(hits.slice(0, q.neighbours?.expand ?? 0).map((h) => h.id));
   for (const [id, n] of neighbours) {
