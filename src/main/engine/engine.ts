@@ -37,6 +37,7 @@ import {
   ensureWordVectorAsset,
   WORD_VECTORS_FILE,
 } from './vector/word-vectors-asset.ts';
+import { closeness, prepareQuestion } from './vector/word-vectors.ts';
 
 // createEngine(config) wires every part of the engine (DESIGN §1). It is used by the
 // headless CLI, the Electron main process and the tests alike; nothing here imports electron.
@@ -326,6 +327,12 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       logger,
       clock,
       relationsOf: (text) => wordVectors?.words()?.relationsFor(text, 0) ?? [],
+      rankByMeaning: (question, passages) => {
+        const words = wordVectors?.words();
+        if (!words) return passages.map(() => 0);
+        const q = prepareQuestion(words, question);
+        return passages.map((p) => closeness(words, q, p));
+      },
     });
     const distiller = createDistiller({
       db,

@@ -40,6 +40,8 @@ export interface MemoryReaderDeps {
    * any wording.
    */
   relationsOf?: (text: string) => readonly { relation: string; score: number }[];
+  /** Scores passages by closeness to a question (planner.ts PlanInput.rankByMeaning). */
+  rankByMeaning?: (question: string, passages: readonly string[]) => number[];
 }
 
 /** Names known to an agent's memory change slowly; recomputed at most this often. */
@@ -178,6 +180,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
           .map(forgottenWording)
           .filter((f) => f !== null),
         ...(relationsOf && section !== 'transcript' ? { relations: relationsOf(message) } : {}),
+        ...(deps.rankByMeaning ? { rankByMeaning: deps.rankByMeaning } : {}),
       });
       log.debug('context built', {
         section: result.section,

@@ -46,6 +46,12 @@ export interface PlanInput {
   relations?: readonly { relation: string; score: number }[];
   /** Facts the user forgot: no line that states one goes into the block. */
   forgotten?: readonly ForgottenWording[];
+  /**
+   * Scores passages by how close each comes to the question at its closest sentence (static
+   * word vectors: vector/word-vectors.ts `closeness`); absent until they are loaded. Re-ranks
+   * the user's turns found by meaning.
+   */
+  rankByMeaning?: (question: string, passages: readonly string[]) => number[];
 }
 
 /** A relation counts as asked about from this word-meaning score (of its best words). */
@@ -54,6 +60,14 @@ const RELATION_ASKED = 0.2;
 const RELATIONS_ASKED = 3;
 /** Conversation turns found by meaning added after the lexical ones (personal questions). */
 const BY_MEANING = 3;
+/** …and for a question about the user, put first (their own words about themselves). */
+const BY_MEANING_SELF = 5;
+/**
+ * Turns found by meaning are fetched from the vector index this many at a time and re-ranked
+ * at their closest sentence: the whole-message vector finds the neighbourhood, the sentence
+ * the fact said in passing.
+ */
+const MEANING_POOL = 32;
 /** The user's own facts that may follow the ones a personal question asks about. */
 const PROFILE_FACTS = 12;
 /** The message is about the user (or their household): first person. */
@@ -226,10 +240,15 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       const seen = new Set(lines.map((h) => h.id));
       // The user's own words: what they said about themselves, not the assistant's answers
       // (long generic replies sit near every question by averaged word meaning).
-      const own = (await turnsByMeaning(deps, agentId, message, BY_MEANING * 4)).filter(
+      const own = (await turnsByMeaning(deps, agentId, message, MEANING_POOL)).filter(
         (h) => h.role === 'user' && !seen.has(h.id),
       );
-      lines.push(...own.slice(0, BY_MEANING));
+      const ranked = closestFirst(own, message, input.rankByMeaning);
+      // A question about the user: what they said of themselves is what it needs, whatever
+      // words it shares, so those turns go first and the lexical lines fill the room after
+      // them. About someone else (a named person of a labelled log), the shared words lead.
+      if (ABOUT_THE_USER.test(message)) lines.unshift(...ranked.slice(0, BY_MEANING_SELF));
+      else lines.push(...ranked.slice(0, BY_MEANING));
     }
     // The user's own earlier message with the same words (the question asked again) is no
     // memory: it answers nothing.
@@ -311,6 +330,23 @@ function hitGroup(title: string, hits: RankedHit[], render: (h: RankedHit) => st
  * order. The final block is re-counted and trimmed so it never exceeds the budget. '' when no
  * line fits.
  */
+/** Turns re-ranked by how close each comes to the question (stable; unchanged without). */
+function closestFirst(
+  hits: RankedHit[],
+  question: string,
+  rank: PlanInput['rankByMeaning'],
+): RankedHit[] {
+  if (!rank || hits.length === 0) return hits;
+  const scores = rank(
+    question,
+    hits.map((h) => h.content),
+  );
+  return hits
+    .map((h, i) => ({ h, i, s: scores[i] ?? 0 }))
+    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((x) => x.h);
+}
+
 export function fitBlock(
   groups: Group[],
   budgetTokens: number,

@@ -2,7 +2,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
 import { expandQueryTerms } from './query-expansion.ts';
-import { inflectionKey, loadWordVectors, type WordVectors } from './word-vectors.ts';
+import {
+  closeness,
+  inflectionKey,
+  loadWordVectors,
+  prepareQuestion,
+  type WordVectors,
+} from './word-vectors.ts';
 
 let wv: WordVectors;
 
@@ -132,5 +138,31 @@ describe('expandQueryTerms', () => {
     const one = expandQueryTerms(wv, ['meat'], { perTerm: 1 });
     expect(one).toHaveLength(1);
     expect(expandQueryTerms(wv, ['meat'], { minSimilarity: 0.99 })).toEqual([]);
+  });
+});
+
+describe('closeness of a passage to a question (closest sentence)', () => {
+  it('finds a fact said in passing before a long request', () => {
+    const q = prepareQuestion(wv, 'Who do I report to at work?');
+    const fact =
+      'Quick one. Hannah (my boss) wants the quarterly numbers by Friday. Can you help me lay out a spreadsheet with totals per region and a chart for each month of the year?';
+    const other =
+      'Can you help me lay out a spreadsheet with totals per region and a chart for each month of the year?';
+    expect(closeness(wv, q, fact)).toBeGreaterThan(closeness(wv, q, other));
+  });
+
+  it('scores the relation a sentence is about, not only shared words', () => {
+    const q = prepareQuestion(wv, 'What animals live with us?');
+    const pet = closeness(wv, q, 'the kitten knocked my coffee over again this morning');
+    const chore = closeness(wv, q, 'the printer jammed again this morning');
+    expect(pet).toBeGreaterThan(chore);
+  });
+
+  it('keeps a word’s relation scores the same however often it is asked', () => {
+    const first = Array.from(wv.relationProfile('my manager'));
+    const again = Array.from(wv.relationProfile('my manager'));
+    expect(again).toEqual(first);
+    const best = wv.relationsFor('my manager', 0)[0];
+    expect(best?.relation).toBe('manager');
   });
 });

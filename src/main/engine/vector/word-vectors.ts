@@ -48,6 +48,8 @@ export interface WordVectors {
   embedText(text: string): Float32Array | null;
   /** Relations a question asks about, scores at or above `minScore`, best first. */
   relationsFor(question: string, minScore?: number): RelationScore[];
+  /** Every relation's score for a text, in RELATIONS order (the raw relationsFor scores). */
+  relationProfile(text: string): Float64Array;
   /** The SIF weight of a word (0..1; frequent words weigh less), 0 when unknown. */
   weight(word: string): number;
   /** Content words of a text as the vectors see them: lower-case, no stop words or numbers. */
@@ -76,6 +78,9 @@ const ZIPF_H = Math.log(341_479) + 0.5772;
  * varied questions and non-questions (word-vectors.test.ts; README.md gives the figures).
  */
 export const DEFAULT_RELATION_MIN_SCORE = 0.35;
+
+/** Words whose relation rows are kept (31 floats each: about 2.5 MB at most). */
+const RELATION_ROW_CACHE = 20_000;
 
 /** Neighbour lists are computed once per word for this many and filtered per call. */
 const NEIGHBOUR_POOL = 64;
@@ -282,6 +287,25 @@ export function createWordVectors(
   };
 
   /**
+   * One word's contribution to every relation's score, (similarity − mean) × SIF weight. A
+   * word's row never changes, and the words of chat repeat: cached (bounded), so scoring a
+   * text costs a lookup per word instead of a pass over every description word.
+   */
+  const relationRows = new Map<number, Float32Array>();
+  const wordRelationRow = (qi: number): Float32Array => {
+    const hit = relationRows.get(qi);
+    if (hit) return hit;
+    const key = inflectionKey(words[qi] as string);
+    const sims = relationWords.map((r) => bestMatch(qi, key, r));
+    const mean = sims.reduce((a, b) => a + b, 0) / sims.length;
+    const w = weightAt(qi);
+    const row = Float32Array.from(sims, (s) => (s - mean) * w);
+    if (relationRows.size >= RELATION_ROW_CACHE) relationRows.clear();
+    relationRows.set(qi, row);
+    return row;
+  };
+
+  /**
    * Relation scores of a question. A question word close to every relation (a generic word:
    * "times", "list") says nothing about any of them, so each word's similarities count only
    * above their mean over all relations (a hubness correction in the spirit of CSLS,
@@ -295,13 +319,10 @@ export function createWordVectors(
         .filter((i): i is number => i !== undefined),
     );
     for (const qi of q) {
-      const key = inflectionKey(words[qi] as string);
-      const row = relationWords.map((r) => bestMatch(qi, key, r));
-      const mean = row.reduce((a, b) => a + b, 0) / row.length;
-      const w = weightAt(qi);
-      row.forEach((s, r) => {
-        scores[r] = Math.max(scores[r] as number, (s - mean) * w);
-      });
+      const row = wordRelationRow(qi);
+      for (let r = 0; r < row.length; r++) {
+        scores[r] = Math.max(scores[r] as number, row[r] as number);
+      }
     }
     return scores;
   };
@@ -345,6 +366,8 @@ export function createWordVectors(
 
     embedText: embed,
 
+    relationProfile: (text) => scoreRelations(text),
+
     relationsFor(question, minScore = DEFAULT_RELATION_MIN_SCORE) {
       const scores = scoreRelations(question);
       const q = embed(question);
@@ -366,4 +389,47 @@ export function createWordVectors(
 
     contentWords,
   };
+}
+
+/** Sentence ends inside a chat message: ". ", "! ", "? ", new lines, a dash between clauses. */
+const SENTENCE_END = /(?<=[.!?])\s+|\n+|\s[—–]\s/u;
+
+/**
+ * How much word meaning gives to the relations' scores beside the sentences' averaged
+ * vectors: the relation scores say what a sentence is about (a boss, a pet, a diet), the
+ * vectors how close its words are to the question's.
+ */
+const CLOSENESS_VECTOR_WEIGHT = 0.3;
+
+/** A question as `closeness` compares it, prepared once for many passages. */
+export interface PreparedQuestion {
+  vector: Float32Array | null;
+  profile: Float64Array;
+}
+
+export function prepareQuestion(words: WordVectors, question: string): PreparedQuestion {
+  return { vector: words.embedText(question), profile: words.relationProfile(question) };
+}
+
+/**
+ * How close a passage comes to a question at its closest sentence: the relations both are
+ * about (product of their scores) plus a share of their averaged-vector cosine. A chat message
+ * often says a fact in passing before a request ("we adopted a beagle last week. how do I
+ * crate-train him?"); averaged over the whole message, the request drowns the fact.
+ */
+export function closeness(words: WordVectors, q: PreparedQuestion, passage: string): number {
+  let best = -Infinity;
+  for (const sentence of passage.split(SENTENCE_END)) {
+    const profile = words.relationProfile(sentence);
+    let rel = 0;
+    for (let r = 0; r < profile.length; r++) {
+      const a = q.profile[r] as number;
+      const b = profile[r] as number;
+      if (a > 0 && b > 0) rel += a * b;
+    }
+    const v = q.vector ? words.embedText(sentence) : null;
+    const score = rel + (v && q.vector ? CLOSENESS_VECTOR_WEIGHT * dot(q.vector, v) : 0);
+    if (score > best) best = score;
+  }
+  return best === -Infinity ? 0 : best;
 }
