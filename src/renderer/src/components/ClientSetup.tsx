@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Card, CopyButton } from './ui.tsx';
+import { Card, CopyButton, Tabs } from './ui.tsx';
 
 // Ready-to-paste setup for the clients people point at Cairn (issue 13): each speaks its own
 // format (Anthropic Messages, OpenAI Responses, MCP, Ollama's API) and Cairn gives memory to
@@ -114,22 +114,14 @@ export function ClientSetup({
         them and remembers per agent (<code>X-Osaurus-Agent-Id</code>). Claude Desktop starts{' '}
         <code>cairn mcp</code>, which talks to this running Cairn.
       </p>
-      <div className="tabs" role="tablist" aria-label="Client">
-        {CLIENTS.map((c) => (
-          <button
-            key={c.id}
-            type="button"
-            role="tab"
-            id={`client-tab-${c.id}`}
-            aria-selected={kind === c.id}
-            aria-controls="client-panel"
-            className="tab"
-            onClick={() => setKind(c.id)}
-          >
-            {c.label}
-          </button>
-        ))}
-      </div>
+      <Tabs
+        idPrefix="client-tab"
+        label="Client"
+        tabs={CLIENTS}
+        selected={kind}
+        onSelect={setKind}
+        panelId="client-panel"
+      />
       <div id="client-panel" role="tabpanel" aria-labelledby={`client-tab-${kind}`}>
         <p className="muted">{client.where}</p>
         <pre className="code" tabIndex={0} data-testid="client-setup">

@@ -8,7 +8,7 @@ import { useApi } from '../api/ApiContext.tsx';
 import { bridge, chooseFile, saveBlob, saveFile } from '../api/connection.ts';
 import { qk } from '../api/keys.ts';
 import { exportMemory, importMemory, type ImportReport } from '../exportImport.ts';
-import { Card, ErrorBox, Field, Notice, SelectField } from './ui.tsx';
+import { Card, ErrorBox, Field, MutationButton, Notice, SelectField } from './ui.tsx';
 
 function importSummary(r: ImportReport, format: ImportFormat): string {
   const stored = `${r.conversations} conversation(s), ${r.turns} exchange(s)`;
@@ -114,14 +114,9 @@ export function ExportImportCard() {
         <button type="button" className="btn" onClick={() => importer.mutate()} disabled={busy}>
           Import memory…
         </button>
-        <button
-          type="button"
-          className="btn"
-          onClick={() => backup.mutate()}
-          disabled={backup.isPending}
-        >
-          {backup.isPending ? 'Writing backup…' : 'Download encrypted backup'}
-        </button>
+        <MutationButton mutation={backup} busyLabel="Writing backup…">
+          Download encrypted backup
+        </MutationButton>
         {bridge() ? (
           <button type="button" className="btn" onClick={() => void bridge()?.openDataFolder()}>
             Open data folder

@@ -62,7 +62,20 @@ export function useAfterEdit(): (agentId: string) => void {
   };
 }
 
-/** The rows of one page (each rendered as an `<li>`), or why there are none, then the pager. */
+export interface PagedListProps<T> {
+  list: UseQueryResult<Page<T>>;
+  /** Names the list and its pager for screen readers. */
+  label: string;
+  empty: ReactNode;
+  limit: number;
+  offset: number;
+  onPage: (offset: number) => void;
+  className?: string;
+  /** One row, as an `<li>`. */
+  children: (item: T) => ReactNode;
+}
+
+/** The rows of one page, or why there are none, then the pager. */
 export function PagedList<T>({
   list,
   label,
@@ -72,17 +85,7 @@ export function PagedList<T>({
   onPage,
   className = 'item-list',
   children,
-}: {
-  list: UseQueryResult<Page<T>>;
-  /** Names the list and its pager for screen readers. */
-  label: string;
-  empty: ReactNode;
-  limit: number;
-  offset: number;
-  onPage: (offset: number) => void;
-  className?: string;
-  children: (item: T) => ReactNode;
-}) {
+}: PagedListProps<T>) {
   return (
     <>
       <QueryBody query={list} isEmpty={(p) => p.items.length === 0} empty={empty}>

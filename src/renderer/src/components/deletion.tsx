@@ -2,12 +2,12 @@
 // a notice with Undo (restore), and every confirmation says for how long it can be restored.
 // Lists share the selection state, the bar that acts on it, and the bulk delete; every
 // confirmed action (forget, delete, purge) asks through the same dialog.
-import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { plural } from '../format.ts';
-import { PagedList, type Page } from './PagedList.tsx';
+import { PagedList, type PagedListProps } from './PagedList.tsx';
 import { CheckField, ConfirmDialog, ErrorBox, Notice } from './ui.tsx';
 
 /** How long deleted memory stays restorable (the `trashDays` setting, 30 until loaded). */
@@ -309,23 +309,15 @@ export function SelectableList<T extends { id: number }>({
   onOutcome,
   error,
   ...page
-}: {
+}: PagedListProps<T> & {
   agentId: string;
   kind: 'pinned' | 'episodes' | 'transcript';
   noun: string;
-  list: UseQueryResult<Page<T>>;
   selection: Selection;
   outcome: Outcome;
   onOutcome: (outcome: Outcome) => void;
   /** Another error to show with the list's own (a failed edit). */
   error?: unknown;
-  label: string;
-  empty: ReactNode;
-  limit: number;
-  offset: number;
-  onPage: (offset: number) => void;
-  className?: string;
-  children: (item: T) => ReactNode;
 }) {
   return (
     <>

@@ -90,6 +90,28 @@ export function DangerButton({ onClick, children }: { onClick: () => void; child
   );
 }
 
+/** A button that runs a mutation: disabled and saying so while it runs. */
+export function MutationButton({
+  mutation,
+  busyLabel,
+  children,
+}: {
+  mutation: { isPending: boolean; mutate: () => void };
+  busyLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="btn"
+      onClick={() => mutation.mutate()}
+      disabled={mutation.isPending}
+    >
+      {mutation.isPending ? busyLabel : children}
+    </button>
+  );
+}
+
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -484,5 +506,57 @@ export function SalienceInput({
       value={value}
       onChange={(e) => onChange(e.target.value)}
     />
+  );
+}
+
+/**
+ * A row of tabs that controls one panel (the WAI-ARIA tabs pattern): the arrow keys move to the
+ * next or previous tab, and only the chosen tab is a stop of the Tab key.
+ */
+export function Tabs<T extends string>({
+  idPrefix,
+  label,
+  tabs,
+  selected,
+  onSelect,
+  panelId,
+}: {
+  /** Tab ids are `${idPrefix}-${tab.id}`, for the panel's aria-labelledby. */
+  idPrefix: string;
+  label: string;
+  tabs: readonly { id: T; label: string }[];
+  selected: T;
+  onSelect: (id: T) => void;
+  panelId: string;
+}) {
+  return (
+    <div
+      className="tabs"
+      role="tablist"
+      aria-label={label}
+      onKeyDown={(e) => {
+        if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+        const i = tabs.findIndex((t) => t.id === selected);
+        const next = tabs[(i + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]!;
+        onSelect(next.id);
+        requestAnimationFrame(() => document.getElementById(`${idPrefix}-${next.id}`)?.focus());
+      }}
+    >
+      {tabs.map((t) => (
+        <button
+          key={t.id}
+          type="button"
+          role="tab"
+          id={`${idPrefix}-${t.id}`}
+          aria-selected={selected === t.id}
+          aria-controls={panelId}
+          tabIndex={selected === t.id ? 0 : -1}
+          className="tab"
+          onClick={() => onSelect(t.id)}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
   );
 }

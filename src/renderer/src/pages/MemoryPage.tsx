@@ -4,7 +4,7 @@ import { IdentityEditor } from '../components/IdentityEditor.tsx';
 import { PinnedList } from '../components/PinnedList.tsx';
 import { SearchPanel } from '../components/SearchPanel.tsx';
 import { TranscriptList } from '../components/TranscriptList.tsx';
-import { Card, EmptyState, PageHeader } from '../components/ui.tsx';
+import { Card, EmptyState, PageHeader, Tabs } from '../components/ui.tsx';
 import type { Route } from '../router.ts';
 
 const TABS = [
@@ -41,37 +41,14 @@ export function MemoryPage({
         </Card>
       ) : (
         <Card>
-          <div
-            className="tabs"
-            role="tablist"
-            aria-label="Kind of memory"
-            onKeyDown={(e) => {
-              if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-              const i = TABS.findIndex((t) => t.id === tab);
-              const next =
-                TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]!;
-              go({ tab: next.id });
-              requestAnimationFrame(() =>
-                document.getElementById(`memory-tab-${next.id}`)?.focus(),
-              );
-            }}
-          >
-            {TABS.map((t) => (
-              <button
-                key={t.id}
-                type="button"
-                role="tab"
-                id={`memory-tab-${t.id}`}
-                aria-selected={tab === t.id}
-                aria-controls="memory-panel"
-                tabIndex={tab === t.id ? 0 : -1}
-                className="tab"
-                onClick={() => go({ tab: t.id })}
-              >
-                {t.label}
-              </button>
-            ))}
-          </div>
+          <Tabs
+            idPrefix="memory-tab"
+            label="Kind of memory"
+            tabs={TABS}
+            selected={tab}
+            onSelect={(next) => go({ tab: next })}
+            panelId="memory-panel"
+          />
           <div id="memory-panel" role="tabpanel" aria-labelledby={`memory-tab-${tab}`}>
             {tab === 'pinned' ? <PinnedList agentId={agent} key={agent} /> : null}
             {tab === 'episodes' ? <EpisodeList agentId={agent} key={agent} /> : null}

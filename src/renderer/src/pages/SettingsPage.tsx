@@ -5,7 +5,15 @@ import { bridge } from '../api/connection.ts';
 import { qk } from '../api/keys.ts';
 import { ExportImportCard } from '../components/ExportImportCard.tsx';
 import { SettingsForm } from '../components/SettingsForm.tsx';
-import { Badge, Card, CopyButton, ErrorBox, Loading, Notice } from '../components/ui.tsx';
+import {
+  Badge,
+  Card,
+  CopyButton,
+  ErrorBox,
+  Loading,
+  MutationButton,
+  Notice,
+} from '../components/ui.tsx';
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
@@ -58,14 +66,9 @@ export function SettingsPage() {
       <Card
         title="Test connection"
         actions={
-          <button
-            type="button"
-            className="btn"
-            onClick={() => models.mutate()}
-            disabled={models.isPending}
-          >
-            {models.isPending ? 'Testing…' : 'Test connection'}
-          </button>
+          <MutationButton mutation={models} busyLabel="Testing…">
+            Test connection
+          </MutationButton>
         }
       >
         <p className="muted">
