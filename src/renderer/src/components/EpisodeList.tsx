@@ -10,24 +10,19 @@ import {
   SelectableList,
   SelectBox,
   useForget,
-  useSelection,
-  useTrashDays,
-  type Outcome,
+  useSelectableList,
 } from './deletion.tsx';
 import { parseTags } from './FactEditor.tsx';
-import { useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
-import { Badge, DangerButton, Field, FieldError, FilterField, SalienceInput } from './ui.tsx';
+import { ListToolbar, useAfterEdit, usePagedQuery } from './PagedList.tsx';
+import { Badge, DangerButton, Field, FieldError, SalienceInput } from './ui.tsx';
 
 const PAGE_SIZE = 20;
 
 export function EpisodeList({ agentId }: { agentId: string }) {
   const api = useApi();
-  const id = useId();
-  const filter = useListFilter();
+  const state = useSelectableList();
+  const { filter, selection, trashDays, setOutcome } = state;
   const [editing, setEditing] = useState<number | null>(null);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const selection = useSelection();
-  const trashDays = useTrashDays();
   const afterEdit = useAfterEdit();
 
   const query = { agent_id: agentId, q: filter.words, limit: PAGE_SIZE, offset: filter.offset };
@@ -41,27 +36,16 @@ export function EpisodeList({ agentId }: { agentId: string }) {
 
   return (
     <div className="stack">
-      <div className="toolbar" role="search">
-        <FilterField
-          id={`${id}-q`}
-          value={filter.text}
-          placeholder="Words in the summary…"
-          onChange={filter.setText}
-        />
-      </div>
+      <ListToolbar filter={filter} placeholder="Words in the summary…"></ListToolbar>
       <SelectableList
         agentId={agentId}
         kind="episodes"
         noun="episode"
         list={list}
-        selection={selection}
-        outcome={outcome}
-        onOutcome={setOutcome}
+        state={state}
         label="Episodes"
         empty="No episodes yet. Conversations become episodes once they are distilled."
         limit={PAGE_SIZE}
-        offset={filter.offset}
-        onPage={filter.setOffset}
       >
         {(ep) => (
           <li key={ep.id} className="item">

@@ -8,9 +8,9 @@ import {
   type QueryKey,
   type UseQueryResult,
 } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { qk } from '../api/keys.ts';
-import { Pager, QueryBody } from './ui.tsx';
+import { FilterField, Pager, QueryBody } from './ui.tsx';
 
 /** How long the filter waits after the last keystroke before it asks the server. */
 const FILTER_DELAY_MS = 250;
@@ -37,6 +37,32 @@ export function useListFilter() {
     },
     firstPage: () => setOffset(0),
   };
+}
+
+export type ListFilter = ReturnType<typeof useListFilter>;
+
+/** The head of a list: its word filter, then whatever else narrows it. */
+export function ListToolbar({
+  filter,
+  placeholder,
+  children,
+}: {
+  filter: ListFilter;
+  placeholder: string;
+  children?: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="toolbar" role="search">
+      <FilterField
+        id={`${id}-q`}
+        value={filter.text}
+        placeholder={placeholder}
+        onChange={filter.setText}
+      />
+      {children}
+    </div>
+  );
 }
 
 export interface Page<T> {

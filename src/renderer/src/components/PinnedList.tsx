@@ -17,13 +17,11 @@ import {
   SelectableList,
   SelectBox,
   useForget,
-  useSelection,
-  useTrashDays,
-  type Outcome,
+  useSelectableList,
 } from './deletion.tsx';
 import { FactEditor } from './FactEditor.tsx';
-import { useAfterEdit, useListFilter, usePagedQuery } from './PagedList.tsx';
-import { Badge, DangerButton, ErrorBox, FilterField, SelectField } from './ui.tsx';
+import { ListToolbar, useAfterEdit, usePagedQuery } from './PagedList.tsx';
+import { Badge, DangerButton, ErrorBox, SelectField } from './ui.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -48,14 +46,12 @@ export function PinnedList({
 }) {
   const api = useApi();
   const id = useId();
-  const filter = useListFilter();
+  const state = useSelectableList();
+  const { filter, selection, trashDays, setOutcome } = state;
   const [status, setStatus] = useState<PinnedStatusFilter>('all');
   const [sort, setSort] = useState<PinnedSort>('salience');
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<number | null>(null);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const selection = useSelection();
-  const trashDays = useTrashDays();
   const afterEdit = useAfterEdit();
 
   const query = {
@@ -96,13 +92,7 @@ export function PinnedList({
 
   return (
     <div className="stack">
-      <div className="toolbar" role="search">
-        <FilterField
-          id={`${id}-q`}
-          value={filter.text}
-          placeholder="Words in the fact…"
-          onChange={filter.setText}
-        />
+      <ListToolbar filter={filter} placeholder="Words in the fact…">
         <SelectField
           id={`${id}-status`}
           label="Status"
@@ -129,7 +119,7 @@ export function PinnedList({
         >
           Add fact
         </button>
-      </div>
+      </ListToolbar>
 
       {adding ? (
         <div className="panel">
@@ -152,9 +142,7 @@ export function PinnedList({
         kind="pinned"
         noun="fact"
         list={list}
-        selection={selection}
-        outcome={outcome}
-        onOutcome={setOutcome}
+        state={state}
         error={patch.error}
         label="Pinned facts"
         empty={
@@ -163,8 +151,6 @@ export function PinnedList({
             : 'No pinned facts yet.'
         }
         limit={pageSize}
-        offset={filter.offset}
-        onPage={filter.setOffset}
       >
         {(fact) => (
           <li key={fact.id} className={`item ${fact.status === 'disabled' ? 'item-disabled' : ''}`}>

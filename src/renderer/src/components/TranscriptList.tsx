@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { TranscriptRow } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
@@ -11,12 +11,10 @@ import {
   useAfterDeletion,
   useConfirmed,
   useForget,
-  useSelection,
-  useTrashDays,
-  type Outcome,
+  useSelectableList,
 } from './deletion.tsx';
-import { useListFilter, usePagedQuery } from './PagedList.tsx';
-import { Badge, DangerButton, FilterField } from './ui.tsx';
+import { ListToolbar, usePagedQuery } from './PagedList.tsx';
+import { Badge, DangerButton } from './ui.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -29,12 +27,9 @@ export function TranscriptList({
   initialConversation?: string;
 }) {
   const api = useApi();
-  const id = useId();
-  const filter = useListFilter();
+  const state = useSelectableList();
+  const { filter, selection, trashDays, setOutcome } = state;
   const [conversation, setConversation] = useState(initialConversation);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const selection = useSelection();
-  const trashDays = useTrashDays();
   const afterDeletion = useAfterDeletion();
   const query = {
     agent_id: agentId,
@@ -71,13 +66,7 @@ export function TranscriptList({
   };
   return (
     <div className="stack">
-      <div className="toolbar" role="search">
-        <FilterField
-          id={`${id}-q`}
-          value={filter.text}
-          placeholder="Words in the message…"
-          onChange={filter.setText}
-        />
+      <ListToolbar filter={filter} placeholder="Words in the message…">
         {conversation ? (
           <p>
             Conversation <code>{truncate(conversation, 40)}</code>{' '}
@@ -89,21 +78,17 @@ export function TranscriptList({
             </DangerButton>
           </p>
         ) : null}
-      </div>
+      </ListToolbar>
       <SelectableList
         agentId={agentId}
         kind="transcript"
         noun="message"
         list={list}
-        selection={selection}
-        outcome={outcome}
-        onOutcome={setOutcome}
+        state={state}
         label="Transcript"
         className="item-list transcript"
         empty="No messages recorded."
         limit={PAGE_SIZE}
-        offset={filter.offset}
-        onPage={filter.setOffset}
       >
         {(row) => (
           <li key={row.id} className={`item role-${row.role}`}>

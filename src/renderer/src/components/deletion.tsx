@@ -7,7 +7,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { plural } from '../format.ts';
-import { PagedList, type PagedListProps } from './PagedList.tsx';
+import { PagedList, useListFilter, type PagedListProps } from './PagedList.tsx';
 import { CheckField, ConfirmDialog, ErrorBox, Notice } from './ui.tsx';
 
 /** How long deleted memory stays restorable (the `trashDays` setting, 30 until loaded). */
@@ -296,6 +296,22 @@ export function countsText(counts: Record<string, number>): string {
 }
 
 /**
+ * What a selectable list of one agent's memory keeps: its word filter and page, the selected
+ * rows, what the last change did, and how long deletions stay restorable.
+ */
+export function useSelectableList() {
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  return {
+    filter: useListFilter(),
+    selection: useSelection(),
+    trashDays: useTrashDays(),
+    outcome,
+    setOutcome,
+  };
+}
+export type SelectableListState = ReturnType<typeof useSelectableList>;
+
+/**
  * A page of one agent's memory whose rows can be selected and deleted together: what the last
  * change did (with Undo), the list's errors, the bulk delete bar, then the rows and the pager.
  */
@@ -304,21 +320,18 @@ export function SelectableList<T extends { id: number }>({
   kind,
   noun,
   list,
-  selection,
-  outcome,
-  onOutcome,
+  state,
   error,
   ...page
-}: PagedListProps<T> & {
+}: Omit<PagedListProps<T>, 'offset' | 'onPage'> & {
   agentId: string;
   kind: 'pinned' | 'episodes' | 'transcript';
   noun: string;
-  selection: Selection;
-  outcome: Outcome;
-  onOutcome: (outcome: Outcome) => void;
+  state: SelectableListState;
   /** Another error to show with the list's own (a failed edit). */
   error?: unknown;
 }) {
+  const { selection, outcome, setOutcome, filter } = state;
   return (
     <>
       <OutcomeNotice outcome={outcome} />
@@ -330,9 +343,9 @@ export function SelectableList<T extends { id: number }>({
         noun={noun}
         visible={list.data?.items.map((row) => row.id) ?? []}
         selection={selection}
-        onDeleted={(undo) => onOutcome({ undo })}
+        onDeleted={(undo) => setOutcome({ undo })}
       />
-      <PagedList list={list} {...page} />
+      <PagedList list={list} offset={filter.offset} onPage={filter.setOffset} {...page} />
     </>
   );
 }
