@@ -132,6 +132,12 @@ describe('questions about the user in any wording (word meaning from the static 
     // Too few content words for word meaning to judge: the shape decides.
     'What am I into these days?',
     'What am I doing this weekend?',
+    // Negated auxiliaries, indirect questions, habits, tasks fitted to the user.
+    "Which days don't we work?",
+    'Tell me which gym I go to',
+    'How do I travel to the office every day?',
+    'Suggest a curry I can actually eat',
+    'Give me a pasta recipe that suits my diet',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -157,6 +163,9 @@ describe('questions about the user in any wording (word meaning from the static 
     'What would help me sleep better?',
     'What can you tell me about Rome?',
     'Which command shows me hidden files?',
+    'Write a regex that matches US phone numbers',
+    'Tell me a fun fact about octopuses',
+    'Suggest a curry recipe for a crowd',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -86,6 +86,13 @@ const QUESTION =
 const AT_HAND =
   /\b(?:this|these)\s+(?!(?:days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip)\b)[\p{L}]+|\bhere\s*[?.!]*\s*$/iu;
 
+/**
+ * A request made to fit the user's own tastes, diet or limits: "a recipe that suits my
+ * taste", "a menu I can actually eat", "an order that won't upset me", "fits how I'm eating".
+ */
+const PERSONALISED =
+  /\b(?:(?:suits?|fits?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences)|(?:i|we) can (?:actually |safely |still )?(?:eat|drink|have)|won['’]t (?:hurt|upset|harm|make (?:me|us) (?:sick|ill))(?: me| us)?|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
   /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+)?(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+)|suggest (?:a|an|some)|recommend (?:a|an|some)|design|outline|plan a|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
@@ -114,7 +121,9 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   }
   const recall = RECALL.test(text) || (RECALL_OPEN.test(text) && (personal || named));
   // A task that is explicitly about remembered things still gets memory ("write a toast for
-  // my sister Anna's wedding" when Anna is known); other tasks get none.
+  // my sister Anna's wedding" when Anna is known), and so does one the user asks to fit their
+  // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
+  if (task && PERSONALISED.test(text)) return 'pinned';
   if (task && !named && !recall) return 'none';
 
   if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
@@ -143,14 +152,23 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
 // about what memory holds.
 
 const SUBJECT = String.raw`(?:i|we)`;
-const AUXILIARY = String.raw`(?:do|does|did|am|are|was|were|will|have|has|had|is)`;
-/** A question may open with a short lead-in: "so", "quick question,", "remind me,". */
-const LEAD_IN = String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:so|and|but|hey|ok|okay)?\s*`;
+/** "do", "don't", "didn’t", "am", "will"... */
+const AUXILIARY = String.raw`(?:do|does|did|am|are|was|were|will|have|has|had|is)(?:n['’]t)?`;
+/**
+ * A question may open with a short lead-in ("so", "quick question,", "remind me,") or be
+ * asked indirectly ("remind me which city I'm based in", "do you know what car I drive").
+ */
+const LEAD_IN = String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:so|and|but|hey|ok|okay)?\s*(?:(?:can you |could you )?(?:remind|tell) me|do you (?:know|remember))?[,:]?\s*`;
 /** "Do I …?", "Am I …?", "Did we …?" */
 const YES_NO_ABOUT_USER = new RegExp(String.raw`${LEAD_IN}${AUXILIARY}\s+${SUBJECT}\b`, 'iu');
 /** "Which company do I work for?", "Who … am I close with?", "When is … I'm …", "On which day do we …?" */
 const WH_ABOUT_USER = new RegExp(
   String.raw`${LEAD_IN}(?:(?:on|in|at|with|for|to|from)\s+)?(?:what|which|who|whom|whose|where|when|how)\b[^?.!]{0,40}?\b(?:${AUXILIARY}\s+${SUBJECT}\b|${SUBJECT}(?:['’]m|['’]re|['’]ve| am| are| have)\b)`,
+  'iu',
+);
+/** "Remind me which gym I go to", "do you know what car we drive": indirect, declarative order. */
+const INDIRECT_ABOUT_USER = new RegExp(
+  String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:(?:can you |could you )?(?:remind|tell) me|do you (?:know|remember))[,:]?\s+(?:what|which|who|whom|where|when|how)\b[^?.!]{0,40}?\b${SUBJECT}\b`,
   'iu',
 );
 /** "Is there a herb I can't stand?", "Are there foods we avoid?" */
@@ -184,6 +202,9 @@ const ADVICE_MODAL =
   /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\bif\b/iu;
 /** "How do I …": a procedure unless it is a short question about a habit of the user's. */
 const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
+/** Words that make a "how do I" question one about a habit ("every day", "usually"). */
+const HABITUAL =
+  /\b(?:every (?:day|morning|evening|night|week|weekday)|each (?:day|morning)|most (?:days|mornings)|usually|normally|these days|nowadays)\b/iu;
 /** A "how do I" question about a habit names few things ("How do I commute?"). */
 const HABIT_MAX_CONTENT_WORDS = 3;
 /**
@@ -204,7 +225,10 @@ export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
   if (!QUESTION.test(head)) return false;
   if (ADVICE_MODAL.test(head) || AT_HAND.test(head)) return false;
   const shaped =
-    YES_NO_ABOUT_USER.test(head) || WH_ABOUT_USER.test(head) || THERE_ABOUT_USER.test(head);
+    YES_NO_ABOUT_USER.test(head) ||
+    WH_ABOUT_USER.test(head) ||
+    INDIRECT_ABOUT_USER.test(head) ||
+    THERE_ABOUT_USER.test(head);
   if (!shaped) return isObjectQuestion(head, ctx);
   if (HOW_DO_I.test(head)) return isHabitQuestion(head, ctx);
   // Without word meaning (the vectors still loading in the first seconds after start, or
@@ -221,6 +245,8 @@ function isObjectQuestion(head: string, ctx: GateContext): boolean {
 }
 
 function isHabitQuestion(head: string, ctx: GateContext): boolean {
+  // "How do I get to school every day?": a procedure is not done every day.
+  if (HABITUAL.test(head)) return true;
   if (!ctx.relationsOf) return false;
   if (queryTerms(head.replace(HOW_DO_I, '')).length > HABIT_MAX_CONTENT_WORDS) return false;
   const best = ctx.relationsOf(head)[0];
