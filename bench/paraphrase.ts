@@ -26,6 +26,7 @@ import { countTokens } from '../src/main/engine/memory/tokens.ts';
 import { startScriptedUpstream, type ScriptedUpstream } from '../test/helpers/scripted-upstream.ts';
 import { startServeChild } from '../test/helpers/serve-child.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
+import { offlineEnv } from './serve.ts';
 import { containsWord, memoryBlockOf, messageText } from './memory-block.ts';
 import { pollUntil, waitForEmbedders } from './wait.ts';
 
@@ -237,21 +238,6 @@ export async function runParaphrase(
     rmSync(dataDir, { recursive: true, force: true });
     endPhase('stop');
   }
-}
-
-/**
- * The environment of a machine where the sentence model cannot be downloaded: every HTTP(S)
- * request outside loopback goes to a proxy nobody listens on (Node's own proxy support,
- * NODE_USE_ENV_PROXY). The upstream on 127.0.0.1 is reached directly.
- */
-function offlineEnv(): Record<string, string> {
-  const nowhere = 'http://127.0.0.1:9';
-  return {
-    NODE_USE_ENV_PROXY: '1',
-    HTTP_PROXY: nowhere,
-    HTTPS_PROXY: nowhere,
-    NO_PROXY: '127.0.0.1,localhost,::1',
-  };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
