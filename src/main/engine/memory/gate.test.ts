@@ -138,6 +138,12 @@ describe('questions about the user in any wording (word meaning from the static 
     'How do I travel to the office every day?',
     'Suggest a curry I can actually eat',
     'Give me a pasta recipe that suits my diet',
+    // Recall requests, fragments, relative clauses.
+    'Remind me what I do for work',
+    "partner's name?",
+    'List my pets',
+    'how long have I lived here',
+    'Whats my nickname',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -166,6 +172,12 @@ describe('questions about the user in any wording (word meaning from the static 
     'Write a regex that matches US phone numbers',
     'Tell me a fun fact about octopuses',
     'Suggest a curry recipe for a crowd',
+    "Dog's lifespan?",
+    "Python's GIL?",
+    'Name three planets',
+    'Remind me how derivatives work',
+    'Why do cats purr?',
+    'What is machine learning?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

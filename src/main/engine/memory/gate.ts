@@ -76,15 +76,18 @@ const PERSON_USE_AFTER =
 const MY_THING =
   /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv)(?:\w+)\b/iu;
 const QUESTION =
-  /(\?\s*$)|^\s*(?:what|who|whom|whose|where|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me)\b/iu;
+  /(\?\s*$)|^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me)\b/iu;
 
 /**
- * A question about the material in front of the user ("this proof", "these tests", "what do
- * I return here?") is about that material, not about the user's life, however personal its
+ * A question about the material in front of the user ("this proof", "these tests") is about
+ * that material, not about the user's life, however personal its
  * grammar. Times ("this weekend") point the other way.
  */
 const AT_HAND =
-  /\b(?:this|these)\s+(?!(?:days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip)\b)[\p{L}]+|\bhere\s*[?.!]*\s*$/iu;
+  /\b(?:this|these)\s+(?!(?:days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip)\b)[\p{L}]+/iu;
+
+/** "Name my siblings", "list my pets": asking to be told what memory holds. */
+const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list)\b/iu;
 
 /**
  * A request made to fit the user's own tastes, diet or limits: "a recipe that suits my
@@ -123,7 +126,11 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // A task that is explicitly about remembered things still gets memory ("write a toast for
   // my sister Anna's wedding" when Anna is known), and so does one the user asks to fit their
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
-  if (task && PERSONALISED.test(text)) return 'pinned';
+  if (
+    (task || LIST_REQUEST.test(text)) &&
+    (PERSONALISED.test(text) || asksForOwnPeopleOrThings(text, ctx))
+  )
+    return 'pinned';
   if (task && !named && !recall) return 'none';
 
   if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
@@ -185,6 +192,13 @@ const WH_USER_OBJECT = new RegExp(
   String.raw`${LEAD_IN}(?:what|which|who|whom|where)\b(?![^?.!]{0,40}?\byou\b)[^?.!]{0,40}?\b(?:me|us)\b`,
   'iu',
 );
+/** A task about the user's own people or things is short ("list my pets"). */
+const TASK_MAX_CONTENT_WORDS = 4;
+/** No verb of its own, a possessive, a question mark: "partner's name?", "my kids' ages?". */
+const FRAGMENT =
+  /^(?!\s*(?:what|whats|who|whom|whose|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b)[^?]*(?:\bmy\b|['’]s?\s+(?:name|names|age|ages|birthday|birthdays|job|jobs|address|number|email|school|phone)\b)[^?]*\?\s*$/iu;
+/** A question fragment ("partner's name?") has at most this many words. */
+const FRAGMENT_MAX_WORDS = 4;
 /** The relation score an object-form question needs (a relation clearly named). */
 const OBJECT_MIN_RELATION_SCORE = 0.4;
 /**
@@ -229,13 +243,36 @@ export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
     WH_ABOUT_USER.test(head) ||
     INDIRECT_ABOUT_USER.test(head) ||
     THERE_ABOUT_USER.test(head);
-  if (!shaped) return isObjectQuestion(head, ctx);
+  if (!shaped) return isObjectQuestion(head, ctx) || isFragmentQuestion(head, ctx);
   if (HOW_DO_I.test(head)) return isHabitQuestion(head, ctx);
   // Without word meaning (the vectors still loading in the first seconds after start, or
   // none known for the words) the shape of the question decides alone.
   const best = ctx.relationsOf?.(head)[0];
   if (best === undefined || best.score >= LIFE_MIN_RELATION_SCORE) return true;
   return queryTerms(head).length <= TERSE_MAX_CONTENT_WORDS;
+}
+
+/**
+ * "List my pets", "Name my siblings", "Summarise what you know about my family": a task whose
+ * object is the user's own people or things, clearly by word meaning.
+ */
+function asksForOwnPeopleOrThings(text: string, ctx: GateContext): boolean {
+  if (!ctx.relationsOf || !MY_THING.test(text) || CODE_LIKE.test(text)) return false;
+  const head = text.slice(0, 300);
+  if (queryTerms(head).length > TASK_MAX_CONTENT_WORDS) return false;
+  const best = ctx.relationsOf(head)[0];
+  return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
+}
+
+/**
+ * "partner's name?", "kids' ages?": a fragment of a question, a few words about someone or
+ * something of the user's, clearly by word meaning.
+ */
+function isFragmentQuestion(head: string, ctx: GateContext): boolean {
+  if (!ctx.relationsOf || !FRAGMENT.test(head)) return false;
+  if (head.trim().split(/\s+/u).length > FRAGMENT_MAX_WORDS) return false;
+  const best = ctx.relationsOf(head)[0];
+  return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
 }
 
 function isObjectQuestion(head: string, ctx: GateContext): boolean {
