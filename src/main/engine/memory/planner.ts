@@ -297,27 +297,29 @@ function typedFactHits(deps: SearchDeps, agentId: string, relations: string[]): 
     .map((f, i) => ({ f, i }))
     .sort((a, b) => rank(a.f.relation) - rank(b.f.relation) || a.i - b.i)
     .slice(0, TYPED_FACTS)
-    .map(({ f }) => ({
-      id: f.id,
-      content: f.content,
-      created_at: f.created_at,
-      conversation_id: f.conversation_id ?? null,
-      role: null,
-      score: 0,
-      scope: 'pinned' as const,
-    }));
+    .map(({ f }) => factHit(f));
 }
 
 function userFactHits(deps: SearchDeps, agentId: string, limit: number): RankedHit[] {
-  return userFacts(deps.db, agentId, limit).map((f) => ({
+  return userFacts(deps.db, agentId, limit).map(factHit);
+}
+
+/** A fact read by relation or as part of the profile, as a block line's hit (no score). */
+function factHit(f: {
+  id: number;
+  content: string;
+  created_at: number;
+  conversation_id?: string | null;
+}): RankedHit {
+  return {
     id: f.id,
     content: f.content,
     created_at: f.created_at,
     conversation_id: f.conversation_id ?? null,
     role: null,
     score: 0,
-    scope: 'pinned' as const,
-  }));
+    scope: 'pinned',
+  };
 }
 
 function hitGroup(title: string, hits: RankedHit[], render: (h: RankedHit) => string): Group {
