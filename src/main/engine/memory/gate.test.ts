@@ -178,6 +178,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'Remind me how derivatives work',
     'Why do cats purr?',
     'What is machine learning?',
+    'My CSS grid does not line up, which property am I missing?',
+    "the date parser doesn't parse ISO weeks, what am I overlooking?",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

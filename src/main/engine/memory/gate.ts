@@ -62,7 +62,7 @@ const PERSONAL =
 /** Asking for help or advice about something ("why is my build slow", "how do I...") is a
  *  general question even when it says "my". */
 const ADVICE =
-  /^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|should (?:i|we)\b|is it\b)|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|errors?|exceptions?|traceback|crash\w*|fail\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run)|install\w*|compil\w+|deploy\w*|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|exit code|what does (?:that|this|it) mean)\b/iu;
+  /^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|should (?:i|we)\b|is it\b)|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|errors?|exceptions?|traceback|crash\w*|fail\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|install\w*|compil\w+|deploy\w*|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|exit code|what does (?:that|this|it) mean)\b/iu;
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
  *  have I read", "what medication am I taking", "the plan we made", "what did the doctor
  *  tell me". */
