@@ -271,7 +271,9 @@ function sharesSubject(toks: Tok[], i: number): boolean {
 function closesApposition(toks: Tok[], i: number): boolean {
   let k = i - 1;
   while (k >= 0 && toks[k]!.pos === 'PROPN') k--;
-  return k < i - 1 && toks[k]?.norm === ',' && isNominal(toks[k - 1]);
+  // "my oldest, Xiomara, got": a superlative names the person as well as a noun does.
+  const named = toks[k - 1];
+  return k < i - 1 && toks[k]?.norm === ',' && (isNominal(named) || named?.pos === 'ADJ');
 }
 
 /** Participles that open a description of the noun before them, not a new predicate. */
@@ -764,7 +766,8 @@ const QUESTION_AUX = new Set([
 const QUESTION_SUBJECTS = new Set(['you', 'i', 'we', 'it', 'they', 'there', 'anyone', 'this']);
 /** Words that change the subject of a message: what follows is a new utterance. */
 const DISCOURSE_MARKERS = new Set(['anyway', 'anyways', 'anyhow', 'btw', 'unrelated']);
-const SEGMENT_CONNECTORS = new Set([',', 'so', 'but', 'and', 'or']);
+/** What may stand before a question that starts mid-sentence ("..., can you", "... — can you"). */
+const SEGMENT_CONNECTORS = new Set([',', 'so', 'but', 'and', 'or', '—', '–', ';', ':']);
 
 /** Whether toks[i] opens a question by its own form: a wh-word, or an auxiliary before its subject. */
 function opensQuestion(toks: readonly Tok[], i: number): boolean {

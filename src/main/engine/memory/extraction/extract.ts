@@ -21,6 +21,7 @@ import {
   relativeNamed,
   roleNamed,
 } from './rules/people.ts';
+import { bracketedRole, nameEqualsRole, namedAsRole } from './rules/asides.ts';
 import { petOwned } from './rules/pets.ts';
 import { allergy, diet, healthCondition, sensitivity } from './rules/health.ts';
 import { commute, drink, schedule, vehicle } from './rules/routine.ts';
@@ -41,8 +42,11 @@ import { avoidRequest } from './rules/requests.ts';
 import { plainStatement } from './rules/statements.ts';
 import type { WordVectors } from '../../vector/word-vectors.ts';
 
-/** Rules that read the people a clause names, whoever its subject ("with my best mate Olu"). */
-const MENTION_RULES: readonly Rule[] = [relativeMentioned];
+/**
+ * Rules that read the people a clause names, whoever its subject ("with my best mate Olu",
+ * "Siobhán (the boss) has ...", "Paçoca = the cat").
+ */
+const MENTION_RULES: readonly Rule[] = [relativeMentioned, bracketedRole, nameEqualsRole];
 
 /** Rules for requests to the assistant that state a lasting wish ("never put X in ..."). */
 const REQUEST_RULES: readonly Rule[] = [avoidRequest];
@@ -67,6 +71,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   relativeIs,
   roleNamed,
   namedIsMy,
+  namedAsRole,
   haveRelative,
   married,
   petOwned,

@@ -74,3 +74,38 @@ export function personRelationByMeaning(words: WordVectors, role: string): Perso
   if (second && top[1] - second[1] < ROLE_MIN_MARGIN) return null;
   return top[0];
 }
+
+/**
+ * A word is a place name when the word vectors put it nearer to named places than to kinds of
+ * place by at least the margin: "leeds" and "recife" sit among cities, "work", "college",
+ * "therapy" among the places everyone goes, and "python" or "excel" among neither. Named
+ * places from every continent, so a city is judged by the company of cities, not of the few
+ * a list happens to hold. Chosen on our own words (meaning.test.ts, truecase.test.ts).
+ */
+export const PLACE_MIN_SIMILARITY = 0.45;
+export const PLACE_MIN_MARGIN = 0.1;
+const NAMED_PLACES = (
+  'london paris chicago berlin tokyo texas sydney france india brazil california scotland ' +
+  'africa lagos mumbai manila jakarta lima bogota santiago lisbon warsaw krakow glasgow ' +
+  'manchester dublin boston seattle toronto auckland cairo istanbul seoul osaka bangkok hanoi ' +
+  'rio madrid barcelona milan munich vienna prague budapest stockholm oslo'
+).split(' ');
+const KINDS_OF_PLACE =
+  'school office hospital home town city country shop work bed church university'.split(' ');
+
+/** The best similarity of a word to a list, itself left out (-1: the word is unknown). */
+function nearest(words: WordVectors, word: string, list: readonly string[]): number {
+  let best = -1;
+  for (const p of list) if (p !== word) best = Math.max(best, words.similarity(word, p) ?? -1);
+  return best;
+}
+
+/** Whether a word (lower case) names a place by its meaning; false for unknown words. */
+export function placeByMeaning(words: WordVectors, word: string): boolean {
+  const w = word.toLowerCase();
+  if (!words.has(w)) return false;
+  const named = nearest(words, w, NAMED_PLACES);
+  return (
+    named >= PLACE_MIN_SIMILARITY && named - nearest(words, w, KINDS_OF_PLACE) >= PLACE_MIN_MARGIN
+  );
+}

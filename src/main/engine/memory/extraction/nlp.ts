@@ -95,25 +95,35 @@ export function analyse(text: string): AnalysedSentence[] {
   const doc = w.readDoc(normaliseText(text));
   const out: AnalysedSentence[] = [];
   doc.sentences().each((s: ItemSentence) => {
-    const toks: Tok[] = [];
+    const raw: RawTok[] = [];
     let first = -1;
     s.tokens().each((t: ItemToken) => {
       if (first < 0) first = t.index();
-      toks.push({
-        text: t.out(),
-        norm: t.out(its.normal) as string,
-        lemma: (t.out(its.lemma as unknown as ItsFunction<string>) as string).toLowerCase(),
-        pos: t.out(its.pos) as PartOfSpeech,
-        neg: t.out(its.negationFlag) as unknown as boolean,
-        ent: null,
-        entIndex: -1,
+      raw.push({
+        tok: {
+          text: t.out(),
+          norm: t.out(its.normal) as string,
+          lemma: (t.out(its.lemma as unknown as ItsFunction<string>) as string).toLowerCase(),
+          pos: t.out(its.pos) as PartOfSpeech,
+          neg: t.out(its.negationFlag) as unknown as boolean,
+          ent: null,
+          entIndex: -1,
+        },
+        spaced: (t.out(its.precedingSpaces) as string) !== '',
+        unknown: t.out(its.type) === 'unk',
       });
     });
+    const { toks, at } = joinSplitWords(raw);
     const entities: EntityMention[] = [];
     s.entities().each((e: ItemEntity) => {
       const [start, end] = e.out(its.span) as unknown as [number, number];
       const detail = e.out(its.detail) as unknown as { value: string; type: string };
-      const m = { type: detail.type, value: detail.value, start: start - first, end: end - first };
+      const m = {
+        type: detail.type,
+        value: detail.value,
+        start: at[start - first]!,
+        end: at[end - first]!,
+      };
       for (let i = m.start; i <= m.end && i < toks.length; i++) {
         toks[i]!.ent = m.type;
         toks[i]!.entIndex = entities.length;
@@ -125,6 +135,48 @@ export function analyse(text: string): AnalysedSentence[] {
     out.push({ text: s.out(), toks, entities });
   });
   return out;
+}
+
+interface RawTok {
+  tok: Tok;
+  /** Whitespace before it in the text. */
+  spaced: boolean;
+  /** A character wink's tokenizer does not know ("ń", "Ł", "ř"). */
+  unknown: boolean;
+}
+
+const isLetters = (s: string) => /^\p{L}+$/u.test(s);
+
+/**
+ * wink's tokenizer cuts a word at a letter it does not know ("Gdańsk" → "Gda" "ń" "sk",
+ * "Łódź"): the pieces, with no space between them, are one word again. A word that starts
+ * with a capital is a name. `at` maps each of wink's token indexes to the joined token's.
+ */
+function joinSplitWords(raw: readonly RawTok[]): { toks: Tok[]; at: number[] } {
+  const toks: Tok[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const r = raw[i]!;
+    const prev = raw[i - 1];
+    const glued =
+      prev !== undefined &&
+      !r.spaced &&
+      (r.unknown || prev.unknown) &&
+      isLetters(r.tok.text) &&
+      isLetters(toks.at(-1)!.text);
+    if (!glued) {
+      toks.push({ ...r.tok });
+      at.push(toks.length - 1);
+      continue;
+    }
+    const last = toks.at(-1)!;
+    last.text += r.tok.text;
+    last.norm += r.tok.norm;
+    last.lemma = last.norm;
+    if (/^\p{Lu}/u.test(last.text)) last.pos = 'PROPN';
+    at.push(toks.length - 1);
+  }
+  return { toks, at };
 }
 
 /**

@@ -9,6 +9,7 @@
 // - after "in" / "to" / "from" with no article, when the word vectors know it as a rare word
 //   that sits among places ("moved to leeds", "from manchester"), not "to work", "in town".
 import type { AnalysedSentence, Tok } from './nlp.ts';
+import { placeByMeaning } from './meaning.ts';
 import { personNoun } from './vocabulary.ts';
 import type { WordVectors } from '../../vector/word-vectors.ts';
 
@@ -53,66 +54,12 @@ function namedAt(toks: readonly Tok[], i: number): boolean {
   );
 }
 
-/**
- * A bare word after "in"/"to"/"from" is read as a place when the word vectors put it nearer
- * to named places than to kinds of place by at least the margin: "leeds" sits among cities,
- * "work", "college", "therapy" among the places everyone goes. Chosen on our own words
- * (truecase.test.ts).
- */
-export const PLACE_MIN_SIMILARITY = 0.5;
-export const PLACE_MIN_MARGIN = 0.05;
-const NAMED_PLACES = [
-  'london',
-  'paris',
-  'chicago',
-  'berlin',
-  'tokyo',
-  'texas',
-  'sydney',
-  'france',
-  'india',
-  'brazil',
-  'california',
-  'scotland',
-  'africa',
-];
-const KINDS_OF_PLACE = [
-  'school',
-  'office',
-  'hospital',
-  'home',
-  'town',
-  'city',
-  'country',
-  'shop',
-  'work',
-  'bed',
-  'church',
-  'university',
-];
-
-/** The best similarity of a word to a list, itself left out (null: the word is unknown). */
-function nearest(words: WordVectors, word: string, list: readonly string[]): number {
-  let best = -1;
-  for (const p of list) if (p !== word) best = Math.max(best, words.similarity(word, p) ?? -1);
-  return best;
-}
-
-function placeLike(words: WordVectors, word: string): boolean {
-  if (!words.has(word)) return false;
-  const named = nearest(words, word, NAMED_PLACES);
-  return (
-    named >= PLACE_MIN_SIMILARITY &&
-    named - nearest(words, word, KINDS_OF_PLACE) >= PLACE_MIN_MARGIN
-  );
-}
-
 function placeAt(toks: readonly Tok[], i: number, words: WordVectors | null): boolean {
   const t = toks[i];
   const before = toks[i - 1]?.norm;
   if (!words || !nameLike(t) || t.pos === 'ADJ') return false;
   if (before !== 'in' && before !== 'to' && before !== 'from') return false;
-  return placeLike(words, t.norm);
+  return placeByMeaning(words, t.norm);
 }
 
 function asName(t: Tok): Tok {

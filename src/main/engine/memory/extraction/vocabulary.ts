@@ -57,6 +57,14 @@ const PEOPLE: Record<string, PersonRelation> = {
   bf: 'partner',
   gf: 'partner',
   missus: 'partner',
+  sis: 'sibling',
+  bro: 'sibling',
+  mam: 'parent',
+  mama: 'parent',
+  mommy: 'parent',
+  mummy: 'parent',
+  papa: 'parent',
+  daddy: 'parent',
   'line manager': 'manager',
   roommate: 'friend',
   flatmate: 'friend',
@@ -134,10 +142,22 @@ export function personNouns(): readonly (readonly [string, PersonRelation])[] {
   return Object.entries(PEOPLE);
 }
 
+/**
+ * "my oldest", "our youngest": a parent's way of naming a child by their place among the
+ * children. Kept apart from the nouns above, which also stand for their relation's meaning.
+ */
+const CHILD_BY_AGE = new Set(['oldest', 'eldest', 'youngest']);
+
+/** "oldest", "youngest": a child named by their place among the children. */
+export function isChildByAge(word: string): boolean {
+  return CHILD_BY_AGE.has(word.toLowerCase());
+}
+
 /** The relation a person noun names ("sister" → sibling), pets included; null otherwise. */
 export function personNoun(noun: string): PersonRelation | null {
   const n = singular(noun);
   if (PEOPLE[n]) return PEOPLE[n];
+  if (CHILD_BY_AGE.has(n)) return 'child';
   if (isSpecies(n)) return 'pet';
   return null;
 }

@@ -4,14 +4,16 @@ import type { Relation } from '../../../text/relations.ts';
 import { objectTokens, type Clause } from '../clause.ts';
 import { userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { personRelationByMeaning } from '../meaning.ts';
-import { indexOfWord, joinTokens, nounPhrase, properName } from '../phrases.ts';
+import { article, indexOfWord, joinTokens, nounPhrase, properName } from '../phrases.ts';
 import { isSingleValued } from '../../../text/relations.ts';
-import { isDrink, personNoun, singular, type PersonRelation } from '../vocabulary.ts';
+import { isChildByAge, isDrink, personNoun, singular, type PersonRelation } from '../vocabulary.ts';
 
 /** "User's manager is Priya Raman" / "User has a sister named Ana" / "User has a beagle named Biscuit". */
 export function relationText(relation: Relation, noun: string, name: string): string {
   if (isSingleValued(relation)) return `User's ${noun} is ${name}`;
-  return `User has a ${noun} named ${name}`;
+  // "my oldest, Xiomara": "User's oldest child is Xiomara".
+  if (isChildByAge(noun)) return `User's ${noun} child is ${name}`;
+  return `User has ${article(noun)} ${noun} named ${name}`;
 }
 
 function relationFact(relation: PersonRelation, noun: string, name: string): TypedFact[] {
