@@ -1,6 +1,7 @@
 // The main window: restores its size/position, loads the UI served by the engine (same
 // origin as the API, with the server's CSP header), and refuses navigation elsewhere.
 import { BrowserWindow, screen, shell } from 'electron';
+import { sandboxedWebPreferences } from './sandboxed-web-preferences.ts';
 import {
   fitToDisplays,
   loadWindowState,
@@ -32,14 +33,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     title: 'Cairn',
     icon: options.icon,
     autoHideMenuBar: true,
-    webPreferences: {
-      preload: options.preload,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      spellcheck: false,
-    },
+    webPreferences: { ...sandboxedWebPreferences(options.preload), spellcheck: false },
   });
   if (saved.maximized) win.maximize();
   win.once('ready-to-show', () => win.show());

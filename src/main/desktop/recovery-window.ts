@@ -4,6 +4,7 @@ import { BrowserWindow } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { IpcChannel } from '../../shared/ipc.ts';
 import { allowUrlPrefixes, handle } from './ipc.ts';
+import { sandboxedWebPreferences } from './sandboxed-web-preferences.ts';
 
 export interface RecoveryPromptOptions {
   /** Why we ask (shown in the window). */
@@ -26,12 +27,7 @@ export function promptRecoveryKey(options: RecoveryPromptOptions): Promise<boole
       resizable: true,
       title: 'Cairn — unlock your memory',
       autoHideMenuBar: true,
-      webPreferences: {
-        preload: options.preload,
-        contextIsolation: true,
-        sandbox: true,
-        nodeIntegration: false,
-      },
+      webPreferences: sandboxedWebPreferences(options.preload),
     });
     win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
     win.webContents.on('will-navigate', (e) => e.preventDefault());
