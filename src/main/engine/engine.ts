@@ -319,13 +319,10 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
             clock,
             fallback: wordVectors ?? undefined,
           });
+    // What the read path and the distiller both work with.
+    const memoryServices = { db, settings, upstream, vectors, logger, clock };
     const memory = createMemoryReader({
-      db,
-      settings,
-      upstream,
-      vectors,
-      logger,
-      clock,
+      ...memoryServices,
       relationsOf: (text) => wordVectors?.words()?.relationsFor(text, 0) ?? [],
       rankByMeaning: (question, passages) => {
         const words = wordVectors?.words();
@@ -335,12 +332,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       },
     });
     const distiller = createDistiller({
-      db,
-      settings,
-      upstream,
-      vectors,
-      logger,
-      clock,
+      ...memoryServices,
       wordVectors: () => wordVectors?.words() ?? null,
       ...config.distiller,
     });
