@@ -12,6 +12,7 @@ import type {
   VectorService,
 } from '../services.ts';
 import type { Db } from '../store/migrate.ts';
+import { parseJsonList } from '../store/episodes.ts';
 import { getIdentity } from '../store/identity.ts';
 import {
   memoryPresence,
@@ -76,7 +77,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     const ctx = gateContextFrom({
       transcriptHeads: recentTranscriptSample(deps.db, agentId, 1_000),
       episodeEntities: recentEpisodeEntities(deps.db, agentId, 50).flatMap((e) =>
-        parseList(e.entities),
+        parseJsonList(e.entities),
       ),
       facts: topPinnedFacts(deps.db, agentId, 200).map((f) => f.content),
       identity: getIdentity(deps.db, agentId).overrides,
@@ -238,15 +239,6 @@ function lastResultOf<T>(f: (text: string) => T): (text: string) => T {
     if (last?.text !== text) last = { text, value: f(text) };
     return last.value;
   };
-}
-
-function parseList(json: string): string[] {
-  try {
-    const v: unknown = JSON.parse(json);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 /**

@@ -33,6 +33,7 @@ interface EpisodeRow extends Omit<
   action_items: string;
 }
 
+/** The strings of a JSON list column (episodes, facts' tags, identity overrides); [] if damaged. */
 export function parseJsonList(json: string): string[] {
   try {
     const v: unknown = JSON.parse(json);

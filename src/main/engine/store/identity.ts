@@ -3,6 +3,7 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import { stripPrivate } from '../text/private.ts';
 import type { Db } from './db.ts';
+import { parseJsonList } from './episodes.ts';
 
 export interface IdentityRecord {
   agent_id: string;
@@ -17,15 +18,6 @@ interface IdentityRow {
   narrative: string;
   overrides: string;
   updated_at: number | null;
-}
-
-function parseList(json: string): string[] {
-  try {
-    const v: unknown = JSON.parse(json);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 // The read path asks for the identity on every proxied request: prepare once per connection
@@ -46,7 +38,7 @@ export function getIdentity(db: Db, agentId: string): IdentityRecord {
   return {
     agent_id: row.agent_id,
     narrative: row.narrative,
-    overrides: parseList(row.overrides),
+    overrides: parseJsonList(row.overrides),
     updated_at: row.updated_at,
   };
 }
