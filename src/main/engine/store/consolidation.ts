@@ -25,16 +25,10 @@ export interface RunRecord {
   error: string | null;
 }
 
-interface RunRow {
-  id: number;
-  trigger: 'timer' | 'manual';
-  agent_id: string | null;
-  started_at: number;
-  finished_at: number | null;
-  status: 'running' | 'ok' | 'error';
+/** A run as stored: counts and snapshot are JSON text. */
+interface RunRow extends Omit<RunRecord, 'counts' | 'snapshot'> {
   counts: string;
   snapshot: string;
-  error: string | null;
 }
 
 export const zeroCounts = (): ConsolidationCounts => ({
