@@ -143,9 +143,7 @@ function isTimeWord(t: Tok): boolean {
  * teach"): the predicate starts after the subject, so without this the fact would lose when.
  */
 function frontedTime(c: Clause): string {
-  const start = c.toks.findIndex(
-    (t, i) => i < c.subjectEnd && (t.norm === 'i' || t.norm === 'we'),
-  );
+  const start = c.toks.findIndex((t, i) => i < c.subjectEnd && (t.norm === 'i' || t.norm === 'we'));
   if (start <= 0) return '';
   const lead = c.toks.slice(0, start);
   let from = lead.findIndex(isTimeWord);
