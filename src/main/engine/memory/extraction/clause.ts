@@ -336,11 +336,17 @@ const REQUEST_LEAD = new Set([
  * lockdown we ..."). Returns `i` unchanged when there is none.
  */
 function afterLeadingAdverbial(toks: Tok[], i: number): number {
-  const t = toks[i];
+  // "Back in Recife my grandmother ...", "back home in Accra we ...": where, then who.
+  let from = i;
+  if (toks[from]?.norm === 'back' && toks[from + 1]?.norm === 'home') from += 2;
+  else if (toks[from]?.norm === 'back') from++;
+  const t = toks[from];
   if (!t || t.pos !== 'ADP') return i;
-  for (let k = i + 1; k < Math.min(toks.length, i + 6); k++) {
+  for (let k = from + 1; k < Math.min(toks.length, from + 6); k++) {
     const w = toks[k]!;
     if (w.norm === 'i' || w.norm === 'we') return k;
+    // "In Leeds my sister ...": a possessive subject after a place or time with a name or noun.
+    if ((w.norm === 'my' || w.norm === 'our') && k > from + 1) return k;
     const filler =
       w.pos === 'DET' ||
       w.pos === 'NOUN' ||
@@ -519,7 +525,13 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
       t.pos === 'NUM' ||
       // "my GP", "my CTO": an acronym wink tags as a name
       (t.pos === 'PROPN' && /^\p{Lu}{2,4}$/u.test(t.text)) ||
-      (t.pos === 'VERB' && t.norm.endsWith('ing') === false && isNominal(toks[i + 1]))
+      // "my avó": a word wink does not know is tagged a name, but one written in lower case is not
+      (t.pos === 'PROPN' && /^\p{Ll}/u.test(t.text)) ||
+      // "my green tea is" (wink tags "green" a verb); not "my grandma made tapioca every day"
+      (t.pos === 'VERB' &&
+        t.norm.endsWith('ing') === false &&
+        (t.norm === t.lemma || isVerbish(toks[i + 2])) &&
+        isNominal(toks[i + 1]))
     ) {
       words.push(t.norm);
       const two = words.slice(-2).join(' ');

@@ -63,6 +63,13 @@ describe('extractFacts: changes', () => {
     ]);
   });
 
+  it('a relative named in an ended clause is still that relative', () => {
+    expect(brief(facts('My sister Ana no longer lives in Rome.'))).toEqual([
+      "User's sister Ana no longer lives in Rome [user's sister|lives_in|Rome|ended]",
+      'User has a sister named Ana [user|sibling|Ana]',
+    ]);
+  });
+
   it('quitting a job ends the employer, dated', () => {
     const [f] = facts('I quit my job at Deloitte last Friday.');
     expect(f).toMatchObject({

@@ -10,7 +10,7 @@ import type { Rule, RuleContext, TypedFact } from './fact.ts';
 import { analyse, type AnalysedSentence } from './nlp.ts';
 import { subjectText } from './phrases.ts';
 import { truecase } from './truecase.ts';
-import { comesFrom, livesIn, movedTo } from './rules/places.ts';
+import { backHome, comesFrom, livesIn, movedTo, sinceMove, timeIn } from './rules/places.ts';
 import { employer, jobTitle, leftJob } from './rules/work.ts';
 import {
   haveRelative,
@@ -46,7 +46,14 @@ import type { WordVectors } from '../../vector/word-vectors.ts';
  * Rules that read the people a clause names, whoever its subject ("with my best mate Olu",
  * "Siobhán (the boss) has ...", "Paçoca = the cat").
  */
-const MENTION_RULES: readonly Rule[] = [relativeMentioned, bracketedRole, nameEqualsRole];
+const MENTION_RULES: readonly Rule[] = [
+  relativeMentioned,
+  bracketedRole,
+  nameEqualsRole,
+  // "Two winters in Bristol now", "since the move to Leeds": verbless, whoever the subject.
+  timeIn,
+  sinceMove,
+];
 
 /** Rules for requests to the assistant that state a lasting wish ("never put X in ..."). */
 const REQUEST_RULES: readonly Rule[] = [avoidRequest];
@@ -64,6 +71,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   livesIn,
   movedTo,
   comesFrom,
+  backHome,
   jobTitle,
   employer,
   leftJob,
@@ -140,10 +148,11 @@ export function factsOfClause(c: Clause, ctx: RuleContext): TypedFact[] {
   const date = clauseDate(c, ctx.at);
   const out: TypedFact[] = [];
   for (const f of factsByRules(c, ctx)) {
-    const ended = f.ended || c.ended;
+    // "Back home in Accra we used to ...": the habit ended, not the fact the rule read beside it.
+    const ended = f.ended || (c.ended && !f.timeless);
     const dated = date !== null && f.validFrom === null && !f.timeless;
     // "We no longer use X" → "User no longer uses X".
-    const text = c.ended && !f.ended ? noLonger(f.text, subjectText(c.subject)) : f.text;
+    const text = ended && !f.ended ? noLonger(f.text, subjectText(c.subject)) : f.text;
     out.push({
       ...f,
       ended,

@@ -24,7 +24,10 @@ export interface TypedFact {
   plan: boolean;
   /** A decision ("we decided to use Postgres"): also an episode decision. */
   decision?: boolean;
-  /** The clause's date is not this fact's ("My friend Rui moved in May": Rui is not new). */
+  /**
+   * The clause's date and ending are not this fact's ("My friend Rui moved in May": Rui is not
+   * new; "my sister Ana no longer lives in Rome": Ana is still a sister).
+   */
   timeless?: boolean;
 }
 

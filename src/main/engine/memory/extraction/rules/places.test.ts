@@ -1,6 +1,25 @@
-import { describe, expect, it } from 'vitest';
-import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
-import { comesFrom, livesIn, movedTo } from './places.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
+import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
+import { extractFacts } from '../extract.ts';
+import type { Rule } from '../fact.ts';
+import { clausesOf } from '../clause.ts';
+import { analyse } from '../nlp.ts';
+import { backHome, comesFrom, livesIn, movedTo, sinceMove, timeIn } from './places.ts';
+
+let words: WordVectors;
+beforeAll(async () => {
+  words = loadWordVectors(await ensureWordVectorAsset());
+});
+
+/** A rule that tells places by word meaning, over every clause of a sentence. */
+const withMeaning = (rule: Rule, text: string) =>
+  brief(
+    analyse(text)
+      .flatMap((s) => clausesOf(s))
+      .flatMap((c) => rule(c, { at: SAID_AT, greeted: false, words })),
+  );
 
 describe('livesIn', () => {
   it.each([
@@ -56,13 +75,18 @@ describe('comesFrom', () => {
     ["I'm from Porto originally.", 'User is from Porto [user|from|Porto]'],
     ['I grew up in Leeds.', 'User is from Leeds [user|from|Leeds]'],
     ['My mom comes from Manila.', "User's mom is from Manila [user's mom|from|Manila]"],
+    ['born and raised in Gdańsk, so the cold is nothing', 'User is from Gdańsk [user|from|Gdańsk]'],
+    ['I was raised in Cork.', 'User is from Cork [user|from|Cork]'],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(comesFrom, sentence))).toEqual([expected]);
   });
 
-  it.each(['I am from the future.', 'That email is from Dana.'])('nothing from %j', (sentence) => {
-    expect(applyRule(comesFrom, sentence)).toEqual([]);
-  });
+  it.each(['I am from the future.', 'That email is from Dana.', 'I raised it in Slack.'])(
+    'nothing from %j',
+    (sentence) => {
+      expect(applyRule(comesFrom, sentence)).toEqual([]);
+    },
+  );
 });
 
 describe('movedTo: settling in', () => {
@@ -79,4 +103,92 @@ describe('movedTo: settling in', () => {
       expect(applyRule(movedTo, text)).toEqual([]);
     },
   );
+});
+
+describe('timeIn', () => {
+  it.each([
+    [
+      'Two winters in Cardiff now and the damp is winning.',
+      'User has lived in Cardiff for two winters [user|lives_in|Cardiff]',
+    ],
+    [
+      'Six months in Lisbon now, loving it',
+      'User has lived in Lisbon for six months [user|lives_in|Lisbon]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(timeIn, text)).toEqual([expected]);
+  });
+
+  it.each([
+    // a trip, not a home
+    'Two weeks in Bali was amazing.',
+    // the vectors know it, and not as a place
+    'Two years in Python now and I still love it.',
+    // the span has a verb of its own
+    'Three years in Berlin taught me patience.',
+    'Spent three years in Berlin.',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(timeIn, text)).toEqual([]);
+  });
+});
+
+describe('sinceMove', () => {
+  it.each([
+    ['Ever since the move to Leeds I sleep better.', 'User moved to Leeds [user|lives_in|Leeds]'],
+    ['since our move to Porto we walk everywhere', 'User moved to Porto [user|lives_in|Porto]'],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(sinceMove, text)).toEqual([expected]);
+  });
+
+  it.each([
+    'Since the move to Postgres our queries are faster.',
+    'She has been happier since the move to Leeds.',
+    'Ana is happier since the move to Leeds.',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(sinceMove, text)).toEqual([]);
+  });
+
+  it('"since moving to" is a move that happened, not a plan', () => {
+    expect(
+      brief(extractFacts('since moving to Porto we walk everywhere', { at: SAID_AT, words })),
+    ).toEqual(['User moved to Porto [user|lives_in|Porto]']);
+  });
+});
+
+describe('backHome', () => {
+  it.each([
+    [
+      'Back in Recife my grandma made tapioca every single morning.',
+      'User is from Recife [user|from|Recife]',
+    ],
+    [
+      'Back home in Accra we used to eat this every Sunday.',
+      'User is from Accra [user|from|Accra]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(backHome, text)).toEqual([expected]);
+  });
+
+  it.each([
+    // present: where the user is now, not where they come from
+    "I'm back in London now.",
+    'Back in London my sister is doing fine.',
+    // someone else's past
+    'Back in Leeds, Tom made tapioca every morning.',
+    'Back in Slack, I answered the thread.',
+    'Back in March I went to the dentist.',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(backHome, text)).toEqual([]);
+  });
+
+  it('"used to" ends the habit, not where the user comes from', () => {
+    const facts = extractFacts('Back home in Accra we used to eat this every Sunday.', {
+      at: SAID_AT,
+      words,
+    });
+    expect(facts.find((f) => f.relation === 'from')).toMatchObject({
+      object: 'Accra',
+      ended: false,
+    });
+  });
 });

@@ -1,7 +1,9 @@
 // Where someone lives, moved to, or comes from.
 import { objectTokens, type Clause } from '../clause.ts';
-import { factAbout, type RuleContext, type TypedFact } from '../fact.ts';
-import { placeName } from '../phrases.ts';
+import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
+import { placeByMeaning } from '../meaning.ts';
+import type { Tok } from '../nlp.ts';
+import { placeName, type Phrase } from '../phrases.ts';
 
 /** The place after `preposition` right after the verb ("live in Lisbon"), or null. */
 function placeAfter(c: Clause, prepositions: readonly string[]): string | null {
@@ -40,7 +42,9 @@ export function movedTo(c: Clause, _ctx?: RuleContext): TypedFact[] {
   // "settling into Austin", "settled in Leeds": a new home being made.
   const place = placeAfter(c, settling ? ['in', 'into'] : ['to']);
   if (!place) return [];
-  if (c.future || (c.progressive && !c.past && !settling)) {
+  // "since moving to Porto we walk everywhere": a move that happened.
+  const since = c.toks[c.verbAt - 1]?.norm === 'since';
+  if (!since && (c.future || (c.progressive && !c.past && !settling))) {
     // Plans are the user's own (a friend's move is news, not a lasting fact).
     if (c.subject.kind !== 'user') return [];
     return factAbout(c, 'plans', `move to ${place}`, `is moving to ${place}`, { plan: true });
@@ -60,7 +64,98 @@ export function comesFrom(c: Clause): TypedFact[] {
   else if (c.verb === 'grow' && objectTokens(c)[0]?.norm === 'up') {
     const rest = objectTokens(c).slice(1);
     place = rest[0]?.norm === 'in' ? (placeName(rest, 1)?.text ?? null) : null;
-  } else if (c.verb === 'bear') place = placeAfter(c, ['in']);
+  } else if (c.verb === 'bear' || c.verb === 'raise') place = placeAfter(c, ['in']);
   if (!place) return [];
   return factAbout(c, 'from', place, `is from ${place}`, { salience: 0.75 });
+}
+
+/**
+ * Whether a name is a place for a rule that has no verb of living to go by: the word vectors
+ * put it among named places (meaning.ts), or they do not know it at all (a small town, a name
+ * with letters the vectors never saw). A word they know as something else ("Python", "Excel",
+ * "Slack") is not a place.
+ */
+function placeByWords(place: Phrase, words: RuleContext['words']): boolean {
+  if (!words) return false;
+  const parts = place.text.split(/[\s,]+/).filter((w) => w !== '');
+  if (parts.some((w) => placeByMeaning(words, w))) return true;
+  return parts.every((w) => !words.has(w.toLowerCase()));
+}
+
+/** Where a clause starts, past connectors and punctuation. */
+function clauseStart(toks: readonly Tok[]): number {
+  let i = 0;
+  while (toks[i] && (toks[i]!.pos === 'PUNCT' || toks[i]!.pos === 'CCONJ')) i++;
+  return i;
+}
+
+/** Spans of time long enough to live somewhere; days and weeks are a trip. */
+const LIVING_SPANS = /^(?:years?|months?|winters?|summers?|autumns?|springs?|decades?)$/;
+
+/**
+ * "Two winters in Bristol now and ...", "Six months in Lisbon now": a span of living, a place,
+ * and no verb, as chat sums up how long the writer has lived somewhere.
+ */
+export function timeIn(c: Clause, ctx: RuleContext): TypedFact[] {
+  const toks = c.toks;
+  const i = clauseStart(toks);
+  const count = toks[i];
+  if (!count || (count.pos !== 'NUM' && count.norm !== 'a' && count.norm !== 'few')) return [];
+  const span = toks[i + 1];
+  if (!span || !LIVING_SPANS.test(span.norm) || toks[i + 2]?.norm !== 'in') return [];
+  const place = placeName(toks, i + 3);
+  if (!place || !placeByWords(place, ctx.words)) return [];
+  // Nothing but "now", "already" or the clause's end after the place: no verb of its own.
+  const after = toks[place.end];
+  if (after && after.pos !== 'PUNCT' && !['now', 'already', 'and'].includes(after.norm)) return [];
+  const how = `${count.text.toLowerCase()} ${span.norm}`;
+  return userFact('lives_in', place.text, `User has lived in ${place.text} for ${how}`, {
+    identity: true,
+    salience: 0.85,
+  });
+}
+
+/** Whose a clause is when it says nothing of anyone else ("he", "her", "their"...). */
+const THIRD_PERSON = new Set(['he', 'she', 'they', 'his', 'her', 'their', 'them', 'him']);
+
+/** "Ever since the move to Leeds I sleep better", "since our move to Porto": a move that happened. */
+export function sinceMove(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (c.subject.kind === 'named' || c.toks.some((t) => THIRD_PERSON.has(t.norm))) return [];
+  for (let i = 0; i < c.toks.length - 3; i++) {
+    if (c.toks[i]!.norm !== 'since') continue;
+    const owner = c.toks[i + 1]!.norm;
+    if (!['the', 'my', 'our'].includes(owner) || c.toks[i + 2]!.norm !== 'move') continue;
+    if (c.toks[i + 3]!.norm !== 'to') continue;
+    // "the move to Postgres" is as common as a move of home: only a place the vectors know.
+    const place = placeName(c.toks, i + 4);
+    const known = ctx.words;
+    if (!place || !known || !place.text.split(/[\s,]+/).some((w) => placeByMeaning(known, w)))
+      return [];
+    return userFact('lives_in', place.text, `User moved to ${place.text}`, {
+      identity: true,
+      salience: 0.85,
+    });
+  }
+  return [];
+}
+
+/**
+ * "Back in Recife my grandmother made tapioca", "back home in Accra we used to ...": a place
+ * the writer remembers as where they lived, told in the past, is where they come from.
+ */
+export function backHome(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (c.subject.kind !== 'user' && c.subject.kind !== 'relative' && c.subject.kind !== 'possession')
+    return [];
+  if (!c.past && !c.usedTo) return [];
+  const toks = c.toks;
+  let i = clauseStart(toks);
+  if (toks[i]?.norm !== 'back') return [];
+  i++;
+  if (toks[i]?.norm === 'home') i++;
+  if (toks[i]?.norm !== 'in') return [];
+  const place = placeName(toks, i + 1);
+  if (!place || !placeByWords(place, ctx.words)) return [];
+  return userFact('from', place.text, `User is from ${place.text}`, { salience: 0.75 }).map(
+    (f) => ({ ...f, timeless: true }),
+  );
 }
