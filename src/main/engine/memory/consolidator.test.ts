@@ -1,13 +1,14 @@
 // Each consolidation step on a real encrypted database with a fixed clock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addEpisode, addFact } from '../../../../test/helpers/memory-rows.ts';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import { fixedClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
 import { createSettingsService } from '../settings-service.ts';
 import { listRuns } from '../store/consolidation.ts';
-import { getEpisode, insertEpisode } from '../store/episodes.ts';
+import { getEpisode } from '../store/episodes.ts';
 import type { Db } from '../store/db.ts';
-import { getPinned, insertPinned } from '../store/pinned.ts';
+import { getPinned } from '../store/pinned.ts';
 import { listProcessingLog } from '../store/processing-log.ts';
 import { recordTurn } from '../store/transcript.ts';
 import { listTrash, restoreTrashEntry } from '../store/trash.ts';
@@ -53,47 +54,15 @@ function setup(opts: { catchUpDelayMs?: number } = {}) {
 }
 
 function episode(agent: string, summary: string, topics: string[], at: number, salience = 0.8) {
-  return insertEpisode(
-    db,
-    {
-      agentId: agent,
-      conversationId: null,
-      summary,
-      topics,
-      entities: [],
-      decisions: [],
-      actionItems: [],
-      salience,
-      conversationAt: at,
-    },
-    at,
-  );
+  return addEpisode(db, { agentId: agent, summary, topics, salience }, at);
 }
 
 function episodeStoredAt(agent: string, summary: string, conversationAt: number, storedAt: number) {
-  return insertEpisode(
-    db,
-    {
-      agentId: agent,
-      conversationId: null,
-      summary,
-      topics: [],
-      entities: [],
-      decisions: [],
-      actionItems: [],
-      salience: 0.8,
-      conversationAt,
-    },
-    storedAt,
-  );
+  return addEpisode(db, { agentId: agent, summary, salience: 0.8, conversationAt }, storedAt);
 }
 
 function fact(agent: string, content: string, salience: number, at: number, pinnedByUser = false) {
-  return insertPinned(
-    db,
-    { agentId: agent, content, salience, tags: [], pinnedByUser, sourceEpisodeId: null },
-    at,
-  );
+  return addFact(db, { agentId: agent, content, salience, pinnedByUser }, at);
 }
 
 describe('consolidator', () => {
@@ -140,16 +109,9 @@ describe('consolidator', () => {
       T0,
     );
     const different = episode('a', 'Discussed the garden and tomatoes', ['garden'], T0);
-    const f = insertPinned(
+    const f = addFact(
       db,
-      {
-        agentId: 'a',
-        content: 'User flies to Lisbon',
-        salience: 0.5,
-        tags: [],
-        pinnedByUser: false,
-        sourceEpisodeId: b,
-      },
+      { agentId: 'a', content: 'User flies to Lisbon', sourceEpisodeId: b },
       T0,
     );
     const r = await c.run('manual');

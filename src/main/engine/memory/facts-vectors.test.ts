@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTinyModel, TINY_MODEL_ID } from '../../../../test/fixtures/tiny-model.ts';
+import { ensureTinyModel } from '../../../../test/fixtures/tiny-model.ts';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { tinyEmbedderOptions } from '../../../../test/helpers/tiny-embedder.ts';
 import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import { silentLogger } from '../logger.ts';
 import { countVectors } from '../store/vectors.ts';
@@ -19,14 +20,7 @@ let tmp: string;
 beforeAll(async () => {
   const modelRoot = await ensureTinyModel();
   tmp = mkdtempSync(join(tmpdir(), 'cairn-facts-vec-'));
-  embedder = createEmbedder({
-    backend: 'transformers',
-    modelId: TINY_MODEL_ID,
-    cacheDir: join(tmp, 'models'),
-    localModelPath: modelRoot,
-    allowRemoteModels: false,
-    logger: silentLogger,
-  });
+  embedder = createEmbedder(tinyEmbedderOptions(modelRoot, join(tmp, 'models')));
   await embedder.start();
 });
 afterAll(async () => {

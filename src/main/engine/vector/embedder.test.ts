@@ -9,8 +9,9 @@ import {
   TINY_MODEL_DIMS,
   TINY_MODEL_ID,
 } from '../../../../test/fixtures/tiny-model.ts';
+import { tinyEmbedderOptions } from '../../../../test/helpers/tiny-embedder.ts';
 import { isCairnError } from '../errors.ts';
-import { createLogger, silentLogger } from '../logger.ts';
+import { createLogger } from '../logger.ts';
 import { createEmbedder, type EmbedderOptions, type EmbedderState } from './embedder.ts';
 
 let modelRoot: string;
@@ -25,17 +26,8 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-function options(over: Partial<EmbedderOptions> = {}): EmbedderOptions {
-  return {
-    backend: 'transformers',
-    modelId: TINY_MODEL_ID,
-    cacheDir: join(tmp, 'models'),
-    localModelPath: modelRoot,
-    allowRemoteModels: false,
-    logger: silentLogger,
-    ...over,
-  };
-}
+const options = (over: Partial<EmbedderOptions> = {}): EmbedderOptions =>
+  tinyEmbedderOptions(modelRoot, join(tmp, 'models'), over);
 
 const dot = (a: Float32Array, b: Float32Array) =>
   a.reduce((s, x, i) => s + x * (b[i] as number), 0);

@@ -7,12 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ensureTinyModel, TINY_MODEL_ID } from '../../../../test/fixtures/tiny-model.ts';
+import { addFact } from '../../../../test/helpers/memory-rows.ts';
+import { tinyEmbedderOptions } from '../../../../test/helpers/tiny-embedder.ts';
 import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
 import { fixedClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
 import { openDatabase } from '../store/open.ts';
-import { insertPinned } from '../store/pinned.ts';
 import { countVectors } from '../store/vectors.ts';
 import { createEmbedder, type Embedder } from './embedder.ts';
 import { createVectorIndex } from './vector-index.ts';
@@ -51,14 +52,7 @@ function freshDb(): Db {
 }
 
 function sentenceModel(modelId = TINY_MODEL_ID): Embedder {
-  const e = createEmbedder({
-    backend: 'transformers',
-    modelId,
-    cacheDir: join(tmp, 'models'),
-    localModelPath: modelRoot,
-    allowRemoteModels: false,
-    logger: silentLogger,
-  });
+  const e = createEmbedder(tinyEmbedderOptions(modelRoot, join(tmp, 'models'), { modelId }));
   closeLater.push(e);
   return e;
 }
@@ -69,13 +63,8 @@ function wordVectors(): WordVectorEmbedder {
   return e;
 }
 
-function fact(db: Db, agentId: string, content: string): number {
-  return insertPinned(
-    db,
-    { agentId, content, salience: 0.5, tags: [], pinnedByUser: false, sourceEpisodeId: null },
-    clock.now(),
-  );
-}
+const fact = (db: Db, agentId: string, content: string) =>
+  addFact(db, { agentId, content }, clock.now());
 
 const FACTS = [
   'I switched to green tea last winter',

@@ -8,13 +8,13 @@ import {
   TINY_MODEL_DIMS,
   TINY_MODEL_ID,
 } from '../../../../test/fixtures/tiny-model.ts';
+import { addEpisode, addFact } from '../../../../test/helpers/memory-rows.ts';
+import { tinyEmbedderOptions } from '../../../../test/helpers/tiny-embedder.ts';
 import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import { fixedClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
 import { openDatabase } from '../store/open.ts';
-import { insertEpisode } from '../store/episodes.ts';
-import { insertPinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
 import {
   countVectors,
@@ -51,14 +51,7 @@ afterAll(async () => {
 });
 
 function makeEmbedder(modelId: string, localModelPath: string): Embedder {
-  return createEmbedder({
-    backend: 'transformers',
-    modelId,
-    cacheDir: join(tmp, 'models'),
-    localModelPath,
-    allowRemoteModels: false,
-    logger: silentLogger,
-  });
+  return createEmbedder(tinyEmbedderOptions(localModelPath, join(tmp, 'models'), { modelId }));
 }
 
 /** A real encrypted database (SQLCipher) in a temporary file, fully migrated. */
@@ -82,31 +75,11 @@ function service(db: Db, e: Embedder = embedder, index = createVectorIndex()): V
   });
 }
 
-function pinned(db: Db, agentId: string, content: string): number {
-  return insertPinned(
-    db,
-    { agentId, content, salience: 0.5, tags: [], pinnedByUser: false, sourceEpisodeId: null },
-    clock.now(),
-  );
-}
+const pinned = (db: Db, agentId: string, content: string) =>
+  addFact(db, { agentId, content }, clock.now());
 
-function episode(db: Db, agentId: string, summary: string): number {
-  return insertEpisode(
-    db,
-    {
-      agentId,
-      conversationId: null,
-      summary,
-      topics: [],
-      entities: [],
-      decisions: [],
-      actionItems: [],
-      salience: 0.5,
-      conversationAt: clock.now(),
-    },
-    clock.now(),
-  );
-}
+const episode = (db: Db, agentId: string, summary: string) =>
+  addEpisode(db, { agentId, summary }, clock.now());
 
 const ALICE_FACTS = [
   'Alice drinks black coffee every morning',
