@@ -1,22 +1,13 @@
 // The planner names the memory row behind every line of its block (the Activity view, issue 12).
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
-import { fixedClock } from '../clock.ts';
-import { insertEpisode } from '../store/episodes.ts';
+import { describe, expect, it } from 'vitest';
+import { addEpisode, addFact } from '../../../../test/helpers/memory-rows.ts';
+import { searchDepsPerTest } from '../../../../test/helpers/search-deps.ts';
 import { putIdentity } from '../store/identity.ts';
-import { insertPinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
 import { planMemoryBlock } from './planner.ts';
 
 const NOW = new Date(2025, 5, 1, 12).getTime();
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function setup() {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
-  return { db: t.db, deps: { db: t.db, vectors: null, clock: fixedClock(NOW) } };
-}
+const setup = searchDepsPerTest(NOW);
 
 /** The block's "- " lines, in order. */
 const blockLines = (block: string) =>
@@ -34,15 +25,13 @@ describe('planner lines and their sources', () => {
       { narrative: 'Sam is a beekeeper.', overrides: ['Name: Sam', 'Lives in Lisbon'] },
       NOW,
     );
-    const factId = insertPinned(
+    const factId = addFact(
       db,
       {
         agentId: 'a',
         content: 'The hive is called Honeybadger.',
         salience: 0.8,
-        tags: [],
         pinnedByUser: true,
-        sourceEpisodeId: null,
       },
       NOW,
     );
@@ -63,18 +52,14 @@ describe('planner lines and their sources', () => {
 
   it('names episodes by id, and transcript lines in the time order the block shows', async () => {
     const { db, deps } = setup();
-    const episodeId = insertEpisode(
+    const episodeId = addEpisode(
       db,
       {
         agentId: 'a',
         conversationId: 'c1',
         summary: 'Planned the garden renovation: raised beds and a pond.',
         topics: ['garden'],
-        entities: [],
-        decisions: [],
-        actionItems: [],
         salience: 0.7,
-        conversationAt: NOW - 86_400_000,
       },
       NOW - 86_400_000,
     );

@@ -1,30 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
-import { fixedClock } from '../clock.ts';
+import { describe, expect, it } from 'vitest';
+import { addEpisode, addFact } from '../../../../test/helpers/memory-rows.ts';
+import { searchDepsPerTest } from '../../../../test/helpers/search-deps.ts';
 import type { Db } from '../store/migrate.ts';
-import { insertEpisode } from '../store/episodes.ts';
 import { putIdentity } from '../store/identity.ts';
-import { getPinned, insertPinned, updatePinned } from '../store/pinned.ts';
+import { getPinned, updatePinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
 import { fitBlock, planMemoryBlock } from './planner.ts';
-import type { SearchDeps } from './search.ts';
 import { countTokens } from './tokens.ts';
 
 const NOW = new Date(2025, 5, 1, 12).getTime();
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function setup(): { db: Db; deps: SearchDeps } {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
-  return { db: t.db, deps: { db: t.db, vectors: null, clock: fixedClock(NOW) } };
-}
+const setup = searchDepsPerTest(NOW);
 const fact = (db: Db, agentId: string, content: string) =>
-  insertPinned(
-    db,
-    { agentId, content, salience: 0.6, tags: [], pinnedByUser: false, sourceEpisodeId: null },
-    NOW,
-  );
+  addFact(db, { agentId, content, salience: 0.6 }, NOW);
 
 describe('planMemoryBlock', () => {
   it('builds the exact block format with identity overrides and dated conversation lines', async () => {
@@ -192,7 +179,7 @@ describe('episode lines', () => {
   it('show the date once', async () => {
     const { db, deps } = setup();
     const at = new Date(2025, 4, 20, 9).getTime();
-    insertEpisode(
+    addEpisode(
       db,
       {
         agentId: 'a',
@@ -200,10 +187,6 @@ describe('episode lines', () => {
         summary: 'Conversation on 20 May 2025. User: I went to Paris for a design conference.',
         topics: ['paris'],
         entities: ['Paris'],
-        decisions: [],
-        actionItems: [],
-        salience: 0.5,
-        conversationAt: at,
       },
       at,
     );

@@ -1,30 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
-import { fixedClock } from '../clock.ts';
+import { describe, expect, it } from 'vitest';
+import { addEpisode, addFact } from '../../../../test/helpers/memory-rows.ts';
+import { searchDepsPerTest } from '../../../../test/helpers/search-deps.ts';
 import type { Db } from '../store/migrate.ts';
-import { insertEpisode } from '../store/episodes.ts';
-import { insertPinned, updatePinned } from '../store/pinned.ts';
+import { updatePinned } from '../store/pinned.ts';
 import { recordTurn } from '../store/transcript.ts';
-import {
-  createTermStats,
-  matchFor,
-  mmr,
-  searchMemory,
-  searchScope,
-  speakerOf,
-  type SearchDeps,
-} from './search.ts';
+import { createTermStats, matchFor, mmr, searchMemory, searchScope, speakerOf } from './search.ts';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2025, 5, 1);
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function setup(): { db: Db; deps: SearchDeps } {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
-  return { db: t.db, deps: { db: t.db, vectors: null, clock: fixedClock(NOW) } };
-}
+const setup = searchDepsPerTest(NOW);
 
 function turns(db: Db, agentId: string, conversationId: string, lines: string[], at = NOW - DAY) {
   return recordTurn(db, {
@@ -40,11 +24,7 @@ function turns(db: Db, agentId: string, conversationId: string, lines: string[],
 }
 
 const fact = (db: Db, agentId: string, content: string, sourceEpisodeId: number | null = null) =>
-  insertPinned(
-    db,
-    { agentId, content, salience: 0.5, tags: [], pinnedByUser: false, sourceEpisodeId },
-    NOW - DAY,
-  );
+  addFact(db, { agentId, content, sourceEpisodeId }, NOW - DAY);
 
 describe('transcript search', () => {
   it('finds stemmed matches and returns the API shape', async () => {
@@ -159,7 +139,7 @@ describe('transcript search', () => {
 describe('pinned and episode search', () => {
   it('returns active facts only, with the source episode’s conversation', async () => {
     const { db, deps } = setup();
-    const ep = insertEpisode(
+    const ep = addEpisode(
       db,
       {
         agentId: 'a',
@@ -167,10 +147,6 @@ describe('pinned and episode search', () => {
         summary: 'Talked about pets',
         topics: ['pets'],
         entities: ['Rex'],
-        decisions: [],
-        actionItems: [],
-        salience: 0.5,
-        conversationAt: NOW - 3 * DAY,
       },
       NOW - 3 * DAY,
     );
