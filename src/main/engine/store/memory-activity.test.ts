@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
+import { addEpisode, addFact } from '../../../../test/helpers/memory-rows.ts';
 import {
   clearActivityLines,
   deleteAgentActivity,
@@ -8,17 +9,10 @@ import {
   recordActivity,
   type NewActivity,
 } from './memory-activity.ts';
-import { getEpisode, insertEpisode } from './episodes.ts';
-import { getPinned, insertPinned } from './pinned.ts';
+import { getEpisode } from './episodes.ts';
+import { getPinned } from './pinned.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function db() {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const db = databasePerTest();
 
 const activity = (over: Partial<NewActivity> = {}): NewActivity => ({
   agentId: 'a',
@@ -43,20 +37,7 @@ describe('memory activity store', () => {
     insertActivity(d, activity({ at: 2, lines: ['The user is a nurse.', 'Likes tea.'] }));
     const [newest, oldest] = listActivity(d, { agentId: 'a', limit: 10 });
     expect(newest).toMatchObject({ at: 2, lines: ['The user is a nurse.', 'Likes tea.'] });
-    expect(oldest).toMatchObject({
-      at: 1,
-      agentId: 'a',
-      conversationId: 'conv',
-      protocol: 'chat',
-      section: 'pinned',
-      tokens: 42,
-      header: 'injected; tokens=42; section=pinned',
-      sources: [
-        { scope: 'identity', id: null },
-        { scope: 'pinned', id: 7 },
-      ],
-      lines: null,
-    });
+    expect(oldest).toMatchObject(activity({ at: 1 }));
     const raw = d.prepare('SELECT lines FROM memory_activity WHERE at = 1').get() as {
       lines: string | null;
     };
@@ -84,34 +65,12 @@ describe('memory activity store', () => {
 
   it("records the activity and its block's usage together, for this agent's rows only", () => {
     const d = db();
-    const fact = (agentId: string) =>
-      insertPinned(
-        d,
-        {
-          agentId,
-          content: 'Likes tea',
-          salience: 0.5,
-          tags: [],
-          pinnedByUser: false,
-          sourceEpisodeId: null,
-        },
-        10,
-      );
+    const fact = (agentId: string) => addFact(d, { agentId, content: 'Likes tea' }, 10);
     const mine = fact('a');
     const theirs = fact('b');
-    const episode = insertEpisode(
+    const episode = addEpisode(
       d,
-      {
-        agentId: 'a',
-        conversationId: 'conv',
-        summary: 'Talked about tea',
-        topics: [],
-        entities: [],
-        decisions: [],
-        actionItems: [],
-        salience: 0.5,
-        conversationAt: 10,
-      },
+      { agentId: 'a', conversationId: 'conv', summary: 'Talked about tea' },
       10,
     );
     recordActivity(d, activity(), { pinned: [mine, theirs], episodes: [episode], at: 5_000 });
