@@ -28,6 +28,13 @@ const messagesOf = (db: Db, id: string) =>
     db.prepare('SELECT messages FROM response_chain WHERE id = ?').pluck().get(id) as string,
   ) as unknown;
 
+/** An assistant message that only calls the `unlock` tool with these JSON arguments. */
+const unlockCall = (args: string) => ({
+  role: 'assistant',
+  content: null,
+  tool_calls: [{ id: 't1', type: 'function', function: { name: 'unlock', arguments: args } }],
+});
+
 describe('migration 012 (private spans in the stored Responses chain are scrubbed)', () => {
   it('rewrites every string of the stored messages in place; keeps the chain and its shape', () => {
     const db = dbAtVersion11();
@@ -46,17 +53,7 @@ describe('migration 012 (private spans in the stored Responses chain are scrubbe
             { type: 'text', text: 'a second part survives' },
           ],
         },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [
-            {
-              id: 't1',
-              type: 'function',
-              function: { name: 'unlock', arguments: `{"code":"<private>${SECRET}</private>"}` },
-            },
-          ],
-        },
+        unlockCall(`{"code":"<private>${SECRET}</private>"}`),
       ],
       'resp_1',
     );
@@ -81,17 +78,7 @@ describe('migration 012 (private spans in the stored Responses chain are scrubbe
           { type: 'text', text: 'a second part survives' },
         ],
       },
-      {
-        role: 'assistant',
-        content: null,
-        tool_calls: [
-          {
-            id: 't1',
-            type: 'function',
-            function: { name: 'unlock', arguments: '{"code":"[private]"}' },
-          },
-        ],
-      },
+      unlockCall('{"code":"[private]"}'),
     ]);
     expect(
       db.prepare('SELECT id, previous_id AS previousId FROM response_chain ORDER BY id').all(),
