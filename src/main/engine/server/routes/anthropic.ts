@@ -32,7 +32,13 @@ import {
   passThrough,
   type StreamShape,
 } from '../upstream-relay.ts';
-import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
+import {
+  AGENT_HEADER,
+  CONVERSATION_HEADER,
+  deriveConversationId,
+  headerValue,
+  withPlacedContents,
+} from './proxy.ts';
 
 // Anthropic Messages (DESIGN §9), for clients such as Claude Code (ANTHROPIC_BASE_URL, the
 // agent header via ANTHROPIC_CUSTOM_HEADERS). With an Anthropic upstream configured the request
@@ -125,15 +131,10 @@ async function prepareMemory(
     partType: 'text',
   });
   reply.header(MEMORY_HEADER, placed.header);
-  const out =
-    placed.contents.size === 0
-      ? messages
-      : messages.map((m, i) =>
-          placed.contents.has(i)
-            ? { ...m, content: placed.contents.get(i) as AnthropicMessage['content'] }
-            : m,
-        );
-  return { messages: out, turn: placed.turn.active ? placed.turn : null };
+  return {
+    messages: withPlacedContents(messages, placed.contents),
+    turn: placed.turn.active ? placed.turn : null,
+  };
 }
 
 export function registerAnthropicRoutes(

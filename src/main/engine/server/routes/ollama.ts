@@ -45,7 +45,13 @@ import {
   readWhole,
   type StreamShape,
 } from '../upstream-relay.ts';
-import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
+import {
+  AGENT_HEADER,
+  CONVERSATION_HEADER,
+  deriveConversationId,
+  headerValue,
+  withPlacedContents,
+} from './proxy.ts';
 
 export interface OllamaRouteOptions {
   background: BackgroundTasks;
@@ -356,12 +362,7 @@ export function registerOllamaRoutes(
         newestIndex: latestUser >= 0 ? latestUser : null,
         partType: 'text',
       });
-      const next =
-        placed.contents.size === 0
-          ? messages
-          : messages.map((m, i) =>
-              placed.contents.has(i) ? { ...m, content: placed.contents.get(i) as string } : m,
-            );
+      const next = withPlacedContents(messages, placed.contents);
       // Memory switched off in the settings: nothing is injected and nothing is recorded.
       return {
         turn: placed.turn.active ? placed.turn : null,

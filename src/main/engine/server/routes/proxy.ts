@@ -112,13 +112,16 @@ function userSlots(messages: ChatMessageLike[]): UserMessageSlot[] {
 }
 
 /** The messages with the given contents substituted (new objects; the input is untouched). */
-function withContents(
-  messages: ChatMessageLike[],
-  contents: Map<number, MessageContent>,
-): ChatMessageLike[] {
-  return messages.map((m, i) =>
-    contents.has(i) ? { ...m, content: contents.get(i) as ChatMessageLike['content'] } : m,
-  );
+/**
+ * The messages with the content placeMemory gave them, by index (a block added or re-inserted);
+ * the others as they were. Every wire format's messages (or items) carry `content`.
+ */
+export function withPlacedContents<M extends object>(
+  messages: M[],
+  contents: ReadonlyMap<number, MessageContent>,
+): M[] {
+  if (contents.size === 0) return messages;
+  return messages.map((m, i) => (contents.has(i) ? { ...m, content: contents.get(i) } : m));
 }
 
 /** An OpenAI chat stream passed through as it came. */
@@ -178,7 +181,10 @@ export function registerProxyRoutes(
       turn = placed.turn;
       reply.header(MEMORY_HEADER, placed.header);
       if (placed.contents.size > 0) {
-        payload = JSON.stringify({ ...body, messages: withContents(messages, placed.contents) });
+        payload = JSON.stringify({
+          ...body,
+          messages: withPlacedContents(messages, placed.contents),
+        });
       }
       // Memory switched off in the settings: nothing is injected and nothing is recorded.
       if (!turn.active) turn = null;

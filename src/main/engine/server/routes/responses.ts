@@ -28,7 +28,13 @@ import { placeMemory, type UserMessageSlot } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
 import { forwardTranslatedChat } from '../translated-chat.ts';
 import { clientAbortSignal, clientGone, passThrough, type StreamShape } from '../upstream-relay.ts';
-import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
+import {
+  AGENT_HEADER,
+  CONVERSATION_HEADER,
+  deriveConversationId,
+  headerValue,
+  withPlacedContents,
+} from './proxy.ts';
 
 // OpenAI Responses (DESIGN §9), for clients such as Codex CLI. When the OpenAI-compatible
 // upstream serves /responses itself (a setting: engine config `upstreamResponses`, CLI
@@ -71,9 +77,7 @@ function withContents(
 ): ResponsesRequest['input'] {
   if (contents.size === 0) return input;
   if (typeof input === 'string') return contents.get(0) as string;
-  return (input as Item[]).map((item, i) =>
-    contents.has(i) ? { ...item, content: contents.get(i) } : item,
-  );
+  return withPlacedContents(input as Item[], contents);
 }
 
 /** Sticky memory for a Responses request; the header says what happened. */
