@@ -111,10 +111,9 @@ function userSlots(messages: ChatMessageLike[]): UserMessageSlot[] {
   return slots;
 }
 
-/** The messages with the given contents substituted (new objects; the input is untouched). */
 /**
- * The messages with the content placeMemory gave them, by index (a block added or re-inserted);
- * the others as they were. Every wire format's messages (or items) carry `content`.
+ * The messages with the content placeMemory gave them, by index (a block added or re-inserted):
+ * new objects, the input untouched. Every wire format's messages (or items) carry `content`.
  */
 export function withPlacedContents<M extends object>(
   messages: M[],
