@@ -98,6 +98,8 @@ const REPORTING_VERBS = new Set([
   'pretend',
   'ask',
 ]);
+/** Verbs of saying that, with "I" and about "I", hedge the writer's own statement ("I think I'm ..."). */
+const HEDGES = new Set(['think', 'guess', 'reckon', 'suppose', 'believe']);
 /** Verbs of intention: "I plan to / want to / hope to <verb>" is a plan. */
 const INTENT_VERBS = new Set(['plan', 'want', 'intend', 'aim', 'hope', 'decide', 'need']);
 const CONNECTORS = new Set([
@@ -381,9 +383,10 @@ function dropsSubject(toks: Tok[], i: number): boolean {
   if (t.pos !== 'VERB') return false;
   if (isPastForm(t)) return next?.norm !== 'by';
   if (t.norm.endsWith('ing') && t.norm.length > 4) {
-    // A gerund subject has its own finite verb before the clause ends.
+    // A gerund subject has its own finite verb before the clause ends ("but ..." is another).
     for (let k = i + 1; k < toks.length && toks[k]!.pos !== 'PUNCT'; k++) {
       const w = toks[k]!;
+      if (w.norm === 'but' || w.norm === 'so' || w.norm === 'because') break;
       if (w.pos === 'AUX' || (w.pos === 'VERB' && /s$/.test(w.norm) && w.norm !== w.lemma))
         return false;
     }
@@ -864,6 +867,7 @@ function clausesOfSegment(sentence: AnalysedSentence, segment: Tok[]): Clause[] 
   let reported = false;
   let reporter: string | null = null;
   let hypotheticalSentence = false;
+  let hedged = false;
   let previous: Clause | null = null;
   for (const r of clauseRanges(segment)) {
     const toks = segment.slice(r.start, r.end);
@@ -922,6 +926,12 @@ function clausesOfSegment(sentence: AnalysedSentence, segment: Tok[]): Clause[] 
     if (REPORTING_VERBS.has(p.verb) && !restating) {
       reported = true;
       reporter = professionalReporter(clause);
+      hedged = subject.subject.kind === 'user' && HEDGES.has(p.verb) && !p.negated;
+    } else if (hedged && subject.subject.kind === 'user') {
+      // "I think I'm sticking with keto": the writer hedging their own statement, not reporting.
+      clause.reported = false;
+      reported = false;
+      hedged = false;
     }
   }
   return out;

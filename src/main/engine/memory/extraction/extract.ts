@@ -23,7 +23,7 @@ import {
 } from './rules/people.ts';
 import { bracketedRole, nameEqualsRole, namedAsRole } from './rules/asides.ts';
 import { petOwned } from './rules/pets.ts';
-import { allergy, diet, healthCondition, sensitivity } from './rules/health.ts';
+import { allergy, allergyRemedy, diet, healthCondition, sensitivity } from './rules/health.ts';
 import { commute, drink, schedule, vehicle } from './rules/routine.ts';
 import {
   dislikes,
@@ -35,7 +35,7 @@ import {
   speaks,
 } from './rules/interests.ts';
 import { plans, travel } from './rules/plans.ts';
-import { techUse } from './rules/tech.ts';
+import { techUse, toolIn } from './rules/tech.ts';
 import { switched } from './rules/changes.ts';
 import { age, name } from './rules/identity.ts';
 import { avoidRequest } from './rules/requests.ts';
@@ -85,6 +85,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   petOwned,
   diet,
   allergy,
+  allergyRemedy,
   healthCondition,
   sensitivity,
   drink,
@@ -99,6 +100,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   learning,
   speaks,
   techUse,
+  toolIn,
   switched,
   travel,
   plans,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
-import { allergy, diet, healthCondition, sensitivity } from './health.ts';
+import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
+import { extractFacts } from '../extract.ts';
+import { allergy, allergyRemedy, diet, healthCondition, sensitivity } from './health.ts';
 
 describe('diet', () => {
   it.each([
@@ -82,5 +83,67 @@ describe('diet: "doing" a diet', () => {
 
   it('nothing from "I\'m doing the cooking"', () => {
     expect(applyRule(diet, "I'm doing the cooking.")).toEqual([]);
+  });
+});
+
+describe('diet: keeping to one', () => {
+  it.each([
+    ['We keep halal at home.', 'User keeps halal [user|diet|halal]'],
+    ['Staying vegan while I travel.', 'User stays vegan [user|diet|vegan]'],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(diet, sentence))).toEqual([expected]);
+  });
+
+  it.each(['I keep a keto cookbook in the kitchen.', "We don't keep kosher."])(
+    'nothing from %j',
+    (s) => {
+      expect(applyRule(diet, s)).toEqual([]);
+    },
+  );
+
+  it('"I think I\'m sticking with keto": the writer hedging their own statement', () => {
+    const facts = extractFacts("I think I'm sticking with keto for now.", { at: SAID_AT });
+    expect(brief(facts)).toEqual(['User sticks with keto [user|diet|keto]']);
+  });
+
+  it.each(["Tom thinks I'm vegan.", "I don't think I'm vegan.", 'I think my sister is vegan.'])(
+    'the engine keeps %j out',
+    (text) => {
+      expect(extractFacts(text, { at: SAID_AT })).toEqual([]);
+    },
+  );
+});
+
+describe('allergyRemedy', () => {
+  it.each([
+    [
+      'carried an EpiPen since I was 5 because of peanuts',
+      'User is allergic to peanuts (carries EpiPen) [user|allergy|peanuts]',
+    ],
+    [
+      'I carry an EpiPen for my shellfish allergy.',
+      'User is allergic to shellfish (carries EpiPen) [user|allergy|shellfish]',
+    ],
+    [
+      'My son has an EpiPen because of tree nuts.',
+      "User's son is allergic to tree nuts (carries EpiPen) [user's son|allergy|tree nuts]",
+    ],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(allergyRemedy, sentence))).toEqual([expected]);
+  });
+
+  it.each([
+    "I've had an EpiPen for years.",
+    "I don't carry an EpiPen because of the cost.",
+    'I carry a water bottle because of the heat.',
+    'He carries an EpiPen because of peanuts.',
+  ])('nothing from %j', (s) => {
+    expect(applyRule(allergyRemedy, s)).toEqual([]);
+  });
+
+  it('a question about carrying one is no fact', () => {
+    expect(extractFacts('Should I carry an EpiPen because of shellfish?', { at: SAID_AT })).toEqual(
+      [],
+    );
   });
 });

@@ -4,28 +4,42 @@ import { factAbout, userFact, type TypedFact } from '../fact.ts';
 import { indexOfWord, joinTokens, nounList, nounPhrase, predicateText } from '../phrases.ts';
 import { isCondition, isDiet, isDietFood } from '../vocabulary.ts';
 
-/** "I'm vegetarian", "I'm on a keto diet", "I eat vegan", "I don't eat meat". */
+/** Verbs a diet follows: being it, going or eating it, and keeping to it. */
+const KEEPING: Record<string, string> = {
+  keep: 'keeps',
+  stick: 'sticks with',
+  stay: 'stays',
+  remain: 'remains',
+};
+const DIET_VERBS = new Set(['be', 'go', 'become', 'eat', 'follow', 'do', ...Object.keys(KEEPING)]);
+/** Words between the verb and the diet ("on a", "strictly", "with", "to"). */
+const DIET_LEAD = new Set([
+  'a',
+  'an',
+  'on',
+  'with',
+  'to',
+  'strictly',
+  'mostly',
+  'fully',
+  'completely',
+]);
+
+/** "I'm vegetarian", "I'm on a keto diet", "I eat vegan", "we keep halal", "I don't eat meat". */
 export function diet(c: Clause): TypedFact[] {
   if (c.subject.kind === 'relative' && c.subject.relation === 'pet') return [];
   const rest = objectTokens(c);
-  if (
-    c.verb === 'be' ||
-    c.verb === 'go' ||
-    c.verb === 'become' ||
-    c.verb === 'eat' ||
-    c.verb === 'follow' ||
-    c.verb === 'do'
-  ) {
-    // "vegetarian", "a vegan", "on a keto diet", "gluten-free"
+  if (DIET_VERBS.has(c.verb)) {
+    // "vegetarian", "a vegan", "on a keto diet", "gluten-free", "(sticking) with keto"
     let i = 0;
-    while (
-      rest[i] &&
-      ['a', 'an', 'on', 'strictly', 'mostly', 'fully', 'completely'].includes(rest[i]!.norm)
-    )
-      i++;
+    while (rest[i] && DIET_LEAD.has(rest[i]!.norm)) i++;
     const word = joinTokens(rest.slice(i, rest[i + 1]?.norm === '-' ? i + 3 : i + 1)).toLowerCase();
-    if (isDiet(word) && !c.negated) {
-      const verb = c.verb === 'eat' ? 'eats' : c.verb === 'do' ? 'does' : 'is';
+    // "I keep a keto cookbook": the diet word must be the thing kept, not describe it.
+    const describes = rest[i + 1]?.pos === 'NOUN' && rest[i + 1]!.norm !== 'diet';
+    const keeping = Object.hasOwn(KEEPING, c.verb) ? KEEPING[c.verb] : undefined;
+    if (isDiet(word) && !c.negated && !(keeping && describes)) {
+      // "We keep halal", "sticking with keto", "staying vegan": keeping to a diet is having it.
+      const verb = keeping ?? (c.verb === 'eat' ? 'eats' : c.verb === 'do' ? 'does' : 'is');
       return factAbout(c, 'diet', word, `${verb} ${word}`, {
         salience: 0.8,
       });
@@ -71,6 +85,48 @@ export function allergy(c: Clause): TypedFact[] {
           { salience: 0.85 },
         );
     }
+  }
+  return [];
+}
+
+/** What someone with a severe allergy carries: adrenaline and its auto-injectors. */
+const ALLERGY_REMEDIES = new Set([
+  'epipen',
+  'epipens',
+  'epi-pen',
+  'adrenaline',
+  'epinephrine',
+  'auto-injector',
+  'autoinjector',
+  'jext',
+  'anapen',
+]);
+
+/**
+ * "carried an EpiPen since I was 5 because of peanuts", "I carry adrenaline for bee stings":
+ * an adrenaline auto-injector is carried for an allergy, and what it is carried for (later in
+ * the sentence, "because of" or "for") is the allergen.
+ */
+export function allergyRemedy(c: Clause): TypedFact[] {
+  if (c.negated || !['carry', 'have', 'need', 'keep', 'get'].includes(c.verb)) return [];
+  const rest = objectTokens(c);
+  const np = nounPhrase(rest, 0);
+  const device = np ? joinTokens(rest.slice(np.end - 1, np.end)).toLowerCase() : '';
+  if (!np || np.none || !ALLERGY_REMEDIES.has(device)) return [];
+  const toks = c.sentence.toks;
+  const after = toks.indexOf(rest[np.end - 1]!) + 1;
+  for (let i = after; i < toks.length - 1; i++) {
+    const t = toks[i]!;
+    const cause =
+      t.norm === 'because' && toks[i + 1]?.norm === 'of' ? i + 2 : t.norm === 'for' ? i + 1 : -1;
+    if (cause < 0) continue;
+    const allergen = nounPhrase(toks, cause);
+    // "for years", "for the record": a time or an aside, not an allergen.
+    if (!allergen || allergen.none || toks[cause]!.ent !== null) return [];
+    const what = allergen.text.replace(/^their /, '').replace(/ allerg(?:y|ies)$/, '');
+    return factAbout(c, 'allergy', what, `is allergic to ${what} (carries ${np.text})`, {
+      salience: 0.85,
+    });
   }
   return [];
 }

@@ -1,6 +1,22 @@
-import { describe, expect, it } from 'vitest';
-import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
-import { techUse } from './tech.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
+import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
+import { clausesOf } from '../clause.ts';
+import { analyse } from '../nlp.ts';
+import { techUse, toolIn } from './tech.ts';
+
+let words: WordVectors;
+beforeAll(async () => {
+  words = loadWordVectors(await ensureWordVectorAsset());
+});
+
+const toolsIn = (text: string) =>
+  brief(
+    analyse(text)
+      .flatMap((s) => clausesOf(s))
+      .flatMap((c) => toolIn(c, { at: SAID_AT, greeted: false, words })),
+  );
 
 describe('techUse', () => {
   it.each([
@@ -24,4 +40,31 @@ describe('techUse', () => {
       expect(applyRule(techUse, s)).toEqual([]);
     },
   );
+});
+
+describe('toolIn', () => {
+  it.each([
+    [
+      'doing all my wireframes in Figma these days but one file is laggy',
+      'User uses Figma for wireframes [user|tool|Figma]',
+    ],
+    ['I track my budget in YNAB.', 'User uses YNAB for budget [user|tool|YNAB]'],
+    ["I'm in Power BI all day.", 'User works in Power BI all day [user|tool|Power BI]'],
+  ])('%j', (text, expected) => {
+    expect(toolsIn(text)).toEqual([expected]);
+  });
+
+  it.each([
+    // places, by meaning
+    "I'm in Leeds all day.",
+    'I did my degree in Glasgow.',
+    // no time at work
+    "I'm in Tesco.",
+    // someone else, or not done
+    'She does her wireframes in Figma.',
+    "I don't do my wireframes in Figma.",
+    'I do the dishes in March.',
+  ])('nothing from %j', (text) => {
+    expect(toolsIn(text)).toEqual([]);
+  });
 });

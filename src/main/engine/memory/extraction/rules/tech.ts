@@ -1,7 +1,9 @@
 // Tools and tech stack.
 import { objectTokens, type Clause } from '../clause.ts';
-import { factAbout, type TypedFact } from '../fact.ts';
-import { nounList, nounPhrase } from '../phrases.ts';
+import { factAbout, type RuleContext, type TypedFact } from '../fact.ts';
+import { placeByMeaning } from '../meaning.ts';
+import type { Tok } from '../nlp.ts';
+import { nounList, nounPhrase, properName } from '../phrases.ts';
 import type { Phrase } from '../phrases.ts';
 import { isProgrammingContext } from '../vocabulary.ts';
 
@@ -65,4 +67,73 @@ export function techUse(c: Clause): TypedFact[] {
 /** A noun phrase read from the start of `c`'s object: used by `switched` to type its values. */
 export function objectPhrase(c: Clause, from: number): Phrase | null {
   return nounPhrase(objectTokens(c), from);
+}
+
+/** Verbs of making things at work, whose "in <Name>" is the tool they are made in. */
+const MAKING = new Set([
+  'do',
+  'make',
+  'build',
+  'write',
+  'design',
+  'draw',
+  'edit',
+  'sketch',
+  'model',
+  'plan',
+  'track',
+  'manage',
+  'render',
+  'prototype',
+]);
+
+/** "all day", "every day", "most days", "all week": how much of the working time. */
+function allDay(toks: readonly Tok[], from: number): boolean {
+  const a = toks[from]?.norm;
+  const b = toks[from + 1]?.norm ?? '';
+  return (a === 'all' || a === 'every' || a === 'most') && /^(?:day|days|week|morning)$/.test(b);
+}
+
+/** A name after "in" that the word vectors do not put among places ("Figma", not "Leeds"). */
+function toolAfterIn(toks: readonly Tok[], i: number, ctx: RuleContext): string | null {
+  if (toks[i]?.norm !== 'in' || toks[i + 1]?.ent) return null;
+  const name = properName(toks, i + 1);
+  if (!name || !ctx.words) return null;
+  const known = ctx.words;
+  if (name.text.split(/\s+/).some((w) => placeByMeaning(known, w))) return null;
+  return name.text;
+}
+
+/**
+ * "doing all my wireframes in Figma", "I track my budget in YNAB", "I'm in Power BI all day":
+ * the named thing work is done in is a tool. Places are left out by meaning ("in Leeds").
+ */
+export function toolIn(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (c.negated || c.subject.kind !== 'user') return [];
+  const rest = objectTokens(c);
+  if (c.verb === 'be') {
+    const tool = toolAfterIn(rest, 0, ctx);
+    const end = tool ? (properName(rest, 1)?.end ?? 0) : 0;
+    if (!tool || !allDay(rest, end)) return [];
+    return factAbout(
+      c,
+      'tool',
+      tool,
+      `works in ${tool} ${rest[end]!.norm} ${rest[end + 1]!.norm}`,
+      {
+        salience: 0.6,
+      },
+    );
+  }
+  if (!MAKING.has(c.verb)) return [];
+  // "all my wireframes", "most of my notes"
+  let from = 0;
+  while (rest[from] && ['all', 'most', 'of'].includes(rest[from]!.norm)) from++;
+  const np = nounPhrase(rest, from);
+  if (!np || np.none || np.proper) return [];
+  const tool = toolAfterIn(rest, np.end, ctx);
+  if (!tool) return [];
+  return factAbout(c, 'tool', tool, `uses ${tool} for ${np.text.replace(/^their /, '')}`, {
+    salience: 0.6,
+  });
 }
