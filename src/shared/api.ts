@@ -2,7 +2,8 @@
 // and by the renderer's client to type and check responses.
 import { z } from 'zod';
 
-const agentId = z
+/** An agent id as every request names it (`agent_id`). */
+export const agentId = z
   .string()
   .trim()
   .min(1, 'agent_id must not be empty')

@@ -3,13 +3,7 @@
 // and `format: cairn` imports), and the shapes of `POST /memory/import`. Shared by the
 // engine, the renderer and the CLI.
 import { z } from 'zod';
-import { Episode, Identity, PinnedFact, TranscriptRow } from './api.ts';
-
-const agentId = z
-  .string()
-  .trim()
-  .min(1, 'agent_id must not be empty')
-  .max(200, 'agent_id is at most 200 characters');
+import { agentId, Episode, Identity, PinnedFact, TranscriptRow } from './api.ts';
 
 /**
  * A pinned fact as exported: the API's fact plus what a faithful round trip needs (the typed

@@ -18,7 +18,8 @@ import {
 import { listAgentSummaries } from '../../store/agents.ts';
 import { parseWith } from '../validate.ts';
 
-const AgentParam = z.object({ id: z.string().trim().min(1).max(200) });
+/** `:id` of /agents/:id (also DELETE /agents/:id, in routes/trash.ts). */
+export const AgentParam = z.object({ id: z.string().trim().min(1).max(200) });
 
 function toControls(r: AgentSettingsRecord): AgentControls {
   return {

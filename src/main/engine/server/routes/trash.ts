@@ -16,6 +16,7 @@ import type { DeletionResult } from '../../memory/deletion.ts';
 import type { EngineServices } from '../../services.ts';
 import { listTrash, purgeTrashEntry, type TrashEntryRecord } from '../../store/trash.ts';
 import { parseWith } from '../validate.ts';
+import { AgentParam } from './agents.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -26,7 +27,6 @@ const ConversationParam = z.object({ id: z.string().trim().min(1).max(300) });
 const AgentQuery = z.object({
   agent_id: z.string().trim().min(1, 'agent_id is required').max(200),
 });
-const AgentParam = z.object({ id: z.string().trim().min(1).max(200) });
 
 function toTrashItem(r: TrashEntryRecord, trashDays: number): TrashItem {
   return {
