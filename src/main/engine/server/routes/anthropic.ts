@@ -22,6 +22,7 @@ import {
 import { sseEvent } from '../formats/sse.ts';
 import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
 import { answerWithoutAgent } from '../no-agent-header.ts';
+import { withPlacedContents } from '../placed-contents.ts';
 import { placeMemory } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
 import { forwardTranslatedChat } from '../translated-chat.ts';
@@ -32,13 +33,7 @@ import {
   passThrough,
   type StreamShape,
 } from '../upstream-relay.ts';
-import {
-  AGENT_HEADER,
-  CONVERSATION_HEADER,
-  deriveConversationId,
-  headerValue,
-  withPlacedContents,
-} from './proxy.ts';
+import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
 
 // Anthropic Messages (DESIGN §9), for clients such as Claude Code (ANTHROPIC_BASE_URL, the
 // agent header via ANTHROPIC_CUSTOM_HEADERS). With an Anthropic upstream configured the request

@@ -32,6 +32,7 @@ import {
   type OllamaKind,
 } from '../ollama-openai.ts';
 import { answerWithoutAgent } from '../no-agent-header.ts';
+import { withPlacedContents } from '../placed-contents.ts';
 import { placeMemory } from '../sticky-memory.ts';
 import { parseWith } from '../validate.ts';
 import {
@@ -45,13 +46,7 @@ import {
   readWhole,
   type StreamShape,
 } from '../upstream-relay.ts';
-import {
-  AGENT_HEADER,
-  CONVERSATION_HEADER,
-  deriveConversationId,
-  headerValue,
-  withPlacedContents,
-} from './proxy.ts';
+import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
 
 export interface OllamaRouteOptions {
   background: BackgroundTasks;

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ChatCompletionRequest } from '../../../../shared/api.ts';
 import { ErrorCode } from '../../../../shared/errors.ts';
 import { CairnError } from '../../errors.ts';
-import type { MessageContent } from '../../memory/inject.ts';
 import { stripPrivate } from '../../text/private.ts';
 import type { ChatMessageLike, EngineServices } from '../../services.ts';
 import type { TranscriptWriter } from '../../store/transcript-writer.ts';
@@ -11,6 +10,7 @@ import type { BackgroundTasks } from '../background.ts';
 import { errorBody } from '../error-handler.ts';
 import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
 import { answerWithoutAgent } from '../no-agent-header.ts';
+import { withPlacedContents } from '../placed-contents.ts';
 import { type PlacedMemory, placeMemory, type UserMessageSlot } from '../sticky-memory.ts';
 import {
   clientAbortSignal,
@@ -109,18 +109,6 @@ function userSlots(messages: ChatMessageLike[]): UserMessageSlot[] {
     if (m.role === 'user') slots.push({ index, content: m.content });
   });
   return slots;
-}
-
-/**
- * The messages with the content placeMemory gave them, by index (a block added or re-inserted):
- * new objects, the input untouched. Every wire format's messages (or items) carry `content`.
- */
-export function withPlacedContents<M extends object>(
-  messages: M[],
-  contents: ReadonlyMap<number, MessageContent>,
-): M[] {
-  if (contents.size === 0) return messages;
-  return messages.map((m, i) => (contents.has(i) ? { ...m, content: contents.get(i) } : m));
 }
 
 /** An OpenAI chat stream passed through as it came. */

@@ -25,16 +25,11 @@ import {
 import { MEMORY_HEADER, type MemoryTurn } from '../memory-turn.ts';
 import { answerWithoutAgent } from '../no-agent-header.ts';
 import { placeMemory, type UserMessageSlot } from '../sticky-memory.ts';
+import { withPlacedContents } from '../placed-contents.ts';
 import { parseWith } from '../validate.ts';
 import { forwardTranslatedChat } from '../translated-chat.ts';
 import { clientAbortSignal, clientGone, passThrough, type StreamShape } from '../upstream-relay.ts';
-import {
-  AGENT_HEADER,
-  CONVERSATION_HEADER,
-  deriveConversationId,
-  headerValue,
-  withPlacedContents,
-} from './proxy.ts';
+import { AGENT_HEADER, CONVERSATION_HEADER, deriveConversationId, headerValue } from './proxy.ts';
 
 // OpenAI Responses (DESIGN §9), for clients such as Codex CLI. When the OpenAI-compatible
 // upstream serves /responses itself (a setting: engine config `upstreamResponses`, CLI
