@@ -2,8 +2,8 @@
 // are ms since the epoch. FTS and vector rows follow by trigger (001). Every query is scoped
 // by agent_id. Every text written here has its `<private>` spans replaced first (DESIGN §6).
 import { stripPrivate } from '../text/private.ts';
-import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
+import { selectPage } from './page.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 export interface EpisodeRecord {
@@ -151,22 +151,15 @@ export function listEpisodes(
     where.push('conversation_id = ?');
     params.push(o.conversationId);
   }
-  if (o.q !== undefined && o.q.trim() !== '') {
-    const like = '%' + escapeLike(o.q.trim()) + '%';
-    where.push(
-      "(summary LIKE ? ESCAPE '\\' OR topics LIKE ? ESCAPE '\\' OR entities LIKE ? ESCAPE '\\')",
-    );
-    params.push(like, like, like);
-  }
-  const clause = where.join(' AND ');
-  const rows = db
-    .prepare(
-      `SELECT * FROM episodes WHERE ${clause} ORDER BY conversation_at DESC, id DESC LIMIT ? OFFSET ?`,
-    )
-    .all(...params, o.limit, o.offset) as EpisodeRow[];
-  const total = (
-    db.prepare(`SELECT count(*) AS n FROM episodes WHERE ${clause}`).get(...params) as { n: number }
-  ).n;
+  const { rows, total } = selectPage<EpisodeRow>(db, {
+    table: 'episodes',
+    where,
+    params,
+    contains: { words: o.q, columns: ['summary', 'topics', 'entities'] },
+    orderBy: 'conversation_at DESC, id DESC',
+    limit: o.limit,
+    offset: o.offset,
+  });
   return { items: rows.map(toEpisodeRecord), total };
 }
 

@@ -2,8 +2,8 @@
 // rows follow by trigger (001). Every query is scoped by agent_id. Text written here has its
 // `<private>` spans replaced first (DESIGN §6).
 import { stripPrivate } from '../text/private.ts';
-import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
+import { selectPage } from './page.ts';
 import { cachedStatement } from './statement-cache.ts';
 import { parseJsonList } from './episodes.ts';
 
@@ -264,22 +264,15 @@ export function listPinned(
     where.push('status = ?');
     params.push(o.status);
   }
-  if (o.q !== undefined && o.q.trim() !== '') {
-    const like = '%' + escapeLike(o.q.trim()) + '%';
-    where.push("(content LIKE ? ESCAPE '\\' OR tags LIKE ? ESCAPE '\\')");
-    params.push(like, like);
-  }
-  const clause = where.join(' AND ');
-  const rows = db
-    .prepare(
-      `SELECT * FROM pinned_facts WHERE ${clause} ORDER BY ${SORTS[o.sort]} LIMIT ? OFFSET ?`,
-    )
-    .all(...params, o.limit, o.offset) as PinnedRow[];
-  const total = (
-    db.prepare(`SELECT count(*) AS n FROM pinned_facts WHERE ${clause}`).get(...params) as {
-      n: number;
-    }
-  ).n;
+  const { rows, total } = selectPage<PinnedRow>(db, {
+    table: 'pinned_facts',
+    where,
+    params,
+    contains: { words: o.q, columns: ['content', 'tags'] },
+    orderBy: SORTS[o.sort],
+    limit: o.limit,
+    offset: o.offset,
+  });
   return { items: rows.map(toRecord), total };
 }
 

@@ -1,8 +1,8 @@
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { TranscriptRow } from '../../../shared/api.ts';
 import { stripPrivate } from '../text/private.ts';
-import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
+import { selectPage } from './page.ts';
 
 // The raw record (DESIGN §3): one row per message, plus one pending signal per recorded
 // turn or ingest batch, written in the same transaction (DESIGN §5 step 6) so a signal never
@@ -152,21 +152,16 @@ export function listTranscript(
     where.push('conversation_id = ?');
     params.push(input.conversationId);
   }
-  if (input.q !== undefined && input.q.trim() !== '') {
-    where.push("content LIKE ? ESCAPE '\\'");
-    params.push('%' + escapeLike(input.q.trim()) + '%');
-  }
-  const clause = where.join(' AND ');
   const dir = input.order === 'asc' ? 'ASC' : 'DESC';
-  const order = input.conversationId !== undefined ? `id ${dir}` : `created_at ${dir}, id ${dir}`;
-  const rows = db
-    .prepare(`SELECT * FROM transcript WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`)
-    .all(...params, input.limit, input.offset) as TranscriptDbRow[];
-  const total = (
-    db.prepare(`SELECT count(*) AS n FROM transcript WHERE ${clause}`).get(...params) as {
-      n: number;
-    }
-  ).n;
+  const { rows, total } = selectPage<TranscriptDbRow>(db, {
+    table: 'transcript',
+    where,
+    params,
+    contains: { words: input.q, columns: ['content'] },
+    orderBy: input.conversationId !== undefined ? `id ${dir}` : `created_at ${dir}, id ${dir}`,
+    limit: input.limit,
+    offset: input.offset,
+  });
   return { items: rows.map(toTranscriptDto), total };
 }
 
