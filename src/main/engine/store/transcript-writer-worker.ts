@@ -2,15 +2,20 @@
 // to the encrypted database, so large durable ingest batches (rows + FTS5 index + fsync) and
 // WAL checkpoints never run on the thread that serves HTTP requests. Chat turns are written
 // by the HTTP thread itself unless requests are waiting here.
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from './open.ts';
 import {
   recordTurn,
   recordTurns,
   type RecordTurnInput,
   type RecordTurnResult,
 } from './transcript.ts';
+import {
+  jobFailure,
+  openWorkerConnection,
+  yieldToRequestThread,
+  type JobFailure,
+  type WorkerDatabase,
+} from './worker-thread.ts';
 
 export interface WriterRequest {
   id: number;
@@ -18,29 +23,15 @@ export interface WriterRequest {
   /** fsync the WAL at commit (an acknowledged ingest must survive power loss). */
   durable: boolean;
 }
-export type WriterResponse =
-  | { id: number; ok: true; result: RecordTurnResult }
-  | { id: number; ok: false; message: string; code: string | null };
-export interface WriterInit {
-  path: string;
-  key: Uint8Array;
+export type WriterResponse = { id: number; ok: true; result: RecordTurnResult } | JobFailure;
+export interface WriterInit extends WorkerDatabase {
   checkpointIntervalMs: number;
 }
 
 const init = workerData as WriterInit;
 
-// On Linux the nice value is per thread: this background writer yields the CPU to the thread
-// serving requests when both want it (elsewhere it would apply to the whole process: skip).
-if (process.platform === 'linux') {
-  try {
-    setPriority(5);
-  } catch {
-    // not permitted: keep the default priority
-  }
-}
-const key = Buffer.from(init.key);
-const db = openDatabase({ path: init.path, key, migrate: false });
-key.fill(0);
+yieldToRequestThread();
+const db = openWorkerConnection(init);
 // No checkpoint inside a commit: SQLite's automatic one runs when the commit returns, before
 // the reply, so an ingest would wait for it. Checkpoints run once the writer is idle instead
 // (or every CHECKPOINT_ROWS rows under a steady stream), and on a timer.
@@ -115,8 +106,7 @@ function runOne(r: WriterRequest): WriterResponse {
   try {
     return { id: r.id, ok: true, result: recordTurn(db, r.input) };
   } catch (err) {
-    const e = err as { message?: string; code?: string };
-    return { id: r.id, ok: false, message: e.message ?? String(err), code: e.code ?? null };
+    return jobFailure(r.id, err);
   }
 }
 
