@@ -267,6 +267,31 @@ describe('embedder download path (local model hub)', () => {
     await offline.close();
   });
 
+  it('a hub that cannot be reached ends in the error state (and is tried again)', async () => {
+    // A port nobody listens on: the check before transformers.js loads fails at once.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const e = createEmbedder(
+      options({
+        cacheDir: join(tmp, 'download-cache-3'),
+        localModelPath: join(tmp, 'empty'),
+        allowRemoteModels: true,
+        remoteHost: `http://127.0.0.1:${port}/`,
+      }),
+    );
+    await e.start();
+    expect(e.state()).toMatchObject({ status: 'error', dims: null, progress: null });
+    expect(e.state().error).toMatch(
+      new RegExp(`Could not load the embedding model ${TINY_MODEL_ID}: fetch failed`),
+    );
+    expect(existsSync(join(tmp, 'download-cache-3', TINY_MODEL_ID))).toBe(false);
+    await e.start(); // a later start tries again
+    expect(e.state().status).toBe('error');
+    await e.close();
+  });
+
   it('a model the hub does not have ends in the error state', async () => {
     const e = createEmbedder(
       options({

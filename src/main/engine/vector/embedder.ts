@@ -90,6 +90,21 @@ function withEnvLock<T>(fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/** transformers.js's default model hub (its `env.remoteHost`). */
+const DEFAULT_REMOTE_HOST = 'https://huggingface.co/';
+
+/**
+ * Throws when the model hub cannot be reached at all (offline, a proxy in the way); any HTTP
+ * answer will do, transformers.js then reports what is wrong with it. Loading transformers.js
+ * and onnxruntime only to learn that the network is down left ~45 MB resident for the life of
+ * the process, on every start of a machine that never gets the model.
+ */
+async function reachHub(remoteHost: string, modelId: string): Promise<void> {
+  const url = new URL(`${modelId}/resolve/main/config.json`, remoteHost);
+  const res = await fetch(url, { method: 'HEAD' });
+  await res.body?.cancel();
+}
+
 function notReady(status: EmbedderStatus, model: string): CairnError {
   return new CairnError(
     ErrorCode.Internal,
@@ -219,6 +234,7 @@ export function createEmbedder(options: EmbedderOptions): Embedder {
       }
     };
 
+    if (!onDisk) await reachHub(options.remoteHost ?? DEFAULT_REMOTE_HOST, modelId);
     const tf: typeof Transformers = await import('@huggingface/transformers');
     const ex = await withEnvLock(() => {
       tf.env.allowLocalModels = true;
