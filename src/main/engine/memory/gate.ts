@@ -184,14 +184,12 @@ const THERE_ABOUT_USER = new RegExp(
   'iu',
 );
 /**
- * "What animals live with us?", "Who lives with me?", "What food could send me to hospital?":
- * the user is the object. Said of the world as often as of the user ("What would help me
- * sleep?"), so these need a clearer pointer to something people state about themselves.
+ * Any other question in the first person ("What animals live with us?", "Who lives with me?",
+ * "What food could send me to hospital?", "my afternoon pick-me-up?"). Said of the world as
+ * often as of the user ("What would help me sleep?"), so these need a clearer pointer to
+ * something people state about themselves.
  */
-const WH_USER_OBJECT = new RegExp(
-  String.raw`${LEAD_IN}(?:what|which|who|whom|where)\b(?![^?.!]{0,40}?\byou\b)[^?.!]{0,40}?\b(?:me|us)\b`,
-  'iu',
-);
+const FIRST_PERSON = /\b(?:i|me|my|we|us|our)\b/iu;
 /** A task about the user's own people or things is short ("list my pets"). */
 const TASK_MAX_CONTENT_WORDS = 4;
 /** No verb of its own, a possessive, a question mark: "partner's name?", "my kids' ages?". */
@@ -199,7 +197,7 @@ const FRAGMENT =
   /^(?!\s*(?:what|whats|who|whom|whose|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b)[^?]*(?:\bmy\b|['’]s?\s+(?:name|names|age|ages|birthday|birthdays|job|jobs|address|number|email|school|phone)\b)[^?]*\?\s*$/iu;
 /** A question fragment ("partner's name?") has at most this many words. */
 const FRAGMENT_MAX_WORDS = 4;
-/** The relation score an object-form question needs (a relation clearly named). */
+/** The relation score such a question needs (a relation clearly named). */
 const OBJECT_MIN_RELATION_SCORE = 0.4;
 /**
  * "What do I get around on now?": a question about the user with at most this many content
@@ -243,7 +241,7 @@ export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
     WH_ABOUT_USER.test(head) ||
     INDIRECT_ABOUT_USER.test(head) ||
     THERE_ABOUT_USER.test(head);
-  if (!shaped) return isObjectQuestion(head, ctx) || isFragmentQuestion(head, ctx);
+  if (!shaped) return isFirstPersonQuestion(head, ctx) || isFragmentQuestion(head, ctx);
   if (HOW_DO_I.test(head)) return isHabitQuestion(head, ctx);
   // Without word meaning (the vectors still loading in the first seconds after start, or
   // none known for the words) the shape of the question decides alone.
@@ -275,8 +273,9 @@ function isFragmentQuestion(head: string, ctx: GateContext): boolean {
   return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
 }
 
-function isObjectQuestion(head: string, ctx: GateContext): boolean {
-  if (!ctx.relationsOf || !WH_USER_OBJECT.test(head)) return false;
+function isFirstPersonQuestion(head: string, ctx: GateContext): boolean {
+  if (!ctx.relationsOf || !FIRST_PERSON.test(head) || ADVICE.test(head) || HOW_DO_I.test(head))
+    return false;
   const best = ctx.relationsOf(head)[0];
   return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
 }
