@@ -144,6 +144,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'List my pets',
     'how long have I lived here',
     'Whats my nickname',
+    'I forgot what my cat is called',
+    "I can't remember where my brother lives now",
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -180,6 +182,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'What is machine learning?',
     'My CSS grid does not line up, which property am I missing?',
     "the date parser doesn't parse ISO weeks, what am I overlooking?",
+    'I forgot how to center a div',
+    "I can't remember how to undo a git commit",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -50,7 +50,7 @@ const EPISODE_DATED =
 
 /** Recall phrasings that are about the user by construction. */
 const RECALL =
-  /\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all) you (?:know|remember) about (?:me|my|us|our|him|her|them)|based on what you (?:know|remember))\b/iu;
+  /\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all) you (?:know|remember) about (?:me|my|us|our|him|her|them)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!to\b)|the name|my|our))\b/iu;
 /** Recall phrasings that are just as common in general questions ("remind me how derivatives
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
