@@ -145,16 +145,9 @@ export function listEpisodes(
   db: Db,
   o: { agentId: string; limit: number; offset: number; q?: string; conversationId?: string },
 ): { items: EpisodeRecord[]; total: number } {
-  const where = ['agent_id = ?'];
-  const params: (string | number)[] = [o.agentId];
-  if (o.conversationId !== undefined) {
-    where.push('conversation_id = ?');
-    params.push(o.conversationId);
-  }
   const { rows, total } = selectPage<EpisodeRow>(db, {
     table: 'episodes',
-    where,
-    params,
+    equal: { agent_id: o.agentId, conversation_id: o.conversationId },
     contains: { words: o.q, columns: ['summary', 'topics', 'entities'] },
     orderBy: 'conversation_at DESC, id DESC',
     limit: o.limit,

@@ -15,8 +15,7 @@ describe('selectPage', () => {
     addFact(d, { agentId: 'b', content: 'fact of b' }, 9);
     const page = selectPage<{ content: string }>(d, {
       table: 'pinned_facts',
-      where: ['agent_id = ?'],
-      params: ['a'],
+      equal: { agent_id: 'a' },
       orderBy: 'created_at DESC',
       limit: 2,
       offset: 1,

@@ -1,15 +1,17 @@
 // One page of a memory table and the number of rows it is a page of: the paged lists of the
-// UI and the API (episodes, pinned facts, transcript), with their filter box. Callers build
-// `where` and `orderBy` from fixed SQL text; every value, the words typed in the filter
-// included, is a bound parameter.
+// UI and the API (episodes, pinned facts, transcript), with their filter box. Column names,
+// conditions and the order come from the repositories' own SQL text; every value, the words
+// typed in the filter included, is a bound parameter.
 import { escapeLike } from '../text/text.ts';
 import type { Db } from './db.ts';
+import { equalityConditions, whereClause } from './equality-conditions.ts';
 
 export interface PageQuery {
   table: 'episodes' | 'pinned_facts' | 'transcript';
-  /** Conditions joined with AND (at least one: every list is scoped by agent_id). */
-  where: readonly string[];
-  params: readonly (string | number)[];
+  /** `column = value` for each value given (undefined: no condition). Scoped by agent_id. */
+  equal: { agent_id: string } & Record<string, string | number | undefined>;
+  /** Conditions without a value (`superseded_at IS NULL`). */
+  also?: readonly string[];
   /** The filter box: the words as typed, found anywhere in one of `columns`. */
   contains?: { words: string | undefined; columns: readonly string[] };
   orderBy: string;
@@ -18,14 +20,15 @@ export interface PageQuery {
 }
 
 export function selectPage<Row>(db: Db, q: PageQuery): { rows: Row[]; total: number } {
+  const equal = equalityConditions(q.equal);
   const text = q.contains ? containsText(q.contains.words, q.contains.columns) : null;
-  const clause = [...q.where, ...(text ? [text.sql] : [])].join(' AND ');
-  const params = [...q.params, ...(text ? text.params : [])];
+  const where = whereClause([...equal.conditions, ...(q.also ?? []), ...(text ? [text.sql] : [])]);
+  const params = [...equal.params, ...(text ? text.params : [])];
   const rows = db
-    .prepare(`SELECT * FROM ${q.table} WHERE ${clause} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`)
+    .prepare(`SELECT * FROM ${q.table} ${where} ORDER BY ${q.orderBy} LIMIT ? OFFSET ?`)
     .all(...params, q.limit, q.offset) as Row[];
   const total = db
-    .prepare(`SELECT count(*) FROM ${q.table} WHERE ${clause}`)
+    .prepare(`SELECT count(*) FROM ${q.table} ${where}`)
     .pluck()
     .get(...params) as number;
   return { rows, total };

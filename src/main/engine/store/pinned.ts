@@ -257,17 +257,10 @@ export function listPinned(
     history?: boolean;
   },
 ): { items: PinnedRecord[]; total: number } {
-  const where = ['agent_id = ?'];
-  if (!o.history) where.push('superseded_at IS NULL');
-  const params: (string | number)[] = [o.agentId];
-  if (o.status !== 'all') {
-    where.push('status = ?');
-    params.push(o.status);
-  }
   const { rows, total } = selectPage<PinnedRow>(db, {
     table: 'pinned_facts',
-    where,
-    params,
+    equal: { agent_id: o.agentId, status: o.status === 'all' ? undefined : o.status },
+    also: o.history ? [] : ['superseded_at IS NULL'],
     contains: { words: o.q, columns: ['content', 'tags'] },
     orderBy: SORTS[o.sort],
     limit: o.limit,

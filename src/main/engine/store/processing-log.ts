@@ -2,6 +2,7 @@
 // the diagnostics page. Never holds message text or memory content: status, model, tokens,
 // duration and an error message only.
 import type { Db } from './db.ts';
+import { equalityConditions, whereClause } from './equality-conditions.ts';
 
 export type ProcessingKind = 'distill' | 'consolidate' | 'embed';
 export type ProcessingStatus = 'ok' | 'error' | 'dead_letter' | 'skipped';
@@ -53,19 +54,13 @@ export function listProcessingLog(
   db: Db,
   options: { limit: number; agentId?: string; kind?: ProcessingKind },
 ): ProcessingLogRecord[] {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (options.agentId !== undefined) {
-    where.push('agent_id = ?');
-    params.push(options.agentId);
-  }
-  if (options.kind !== undefined) {
-    where.push('kind = ?');
-    params.push(options.kind);
-  }
-  const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const { conditions, params } = equalityConditions({
+    agent_id: options.agentId,
+    kind: options.kind,
+  });
+  const where = whereClause(conditions);
   return db
-    .prepare(`SELECT * FROM processing_log ${clause} ORDER BY created_at DESC, id DESC LIMIT ?`)
+    .prepare(`SELECT * FROM processing_log ${where} ORDER BY created_at DESC, id DESC LIMIT ?`)
     .all(...params, options.limit) as ProcessingLogRecord[];
 }
 

@@ -146,17 +146,10 @@ export function listTranscript(
   db: Db,
   input: ListTranscriptInput,
 ): { items: TranscriptRow[]; total: number } {
-  const where = ['agent_id = ?'];
-  const params: (string | number)[] = [input.agentId];
-  if (input.conversationId !== undefined) {
-    where.push('conversation_id = ?');
-    params.push(input.conversationId);
-  }
   const dir = input.order === 'asc' ? 'ASC' : 'DESC';
   const { rows, total } = selectPage<TranscriptDbRow>(db, {
     table: 'transcript',
-    where,
-    params,
+    equal: { agent_id: input.agentId, conversation_id: input.conversationId },
     contains: { words: input.q, columns: ['content'] },
     orderBy: input.conversationId !== undefined ? `id ${dir}` : `created_at ${dir}, id ${dir}`,
     limit: input.limit,

@@ -4,6 +4,7 @@ import { decodeVector, encodeVector } from './vector-codec.ts';
 /** What a stored vector embeds: a transcript row, an episode summary or a pinned fact. */
 export type VectorKind = 'transcript' | 'episode' | 'pinned';
 import type { Db } from './db.ts';
+import { equalityConditions, whereClause } from './equality-conditions.ts';
 
 // The `vectors` table (migration 001): one embedding per (kind, row id), stored as a
 // little-endian float32 BLOB inside the encrypted database, tagged with the model that made
@@ -145,21 +146,12 @@ export interface VectorFilter {
 }
 
 function filterSql(filter: Partial<VectorFilter>): { where: string; params: string[] } {
-  const clauses: string[] = [];
-  const params: string[] = [];
-  if (filter.model !== undefined) {
-    clauses.push('model = ?');
-    params.push(filter.model);
-  }
-  if (filter.agentId !== undefined) {
-    clauses.push('agent_id = ?');
-    params.push(filter.agentId);
-  }
-  if (filter.kind !== undefined) {
-    clauses.push('kind = ?');
-    params.push(filter.kind);
-  }
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+  const { conditions, params } = equalityConditions({
+    model: filter.model,
+    agent_id: filter.agentId,
+    kind: filter.kind,
+  });
+  return { where: whereClause(conditions), params };
 }
 
 /** Position after which the next page starts: vectors are ordered by (kind, row id). */
