@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate, migrations, schemaVersion } from '../migrate.ts';
-import { tempDatabase } from '../../../../../test/helpers/temp-db.ts';
+import { databaseAtVersionPerTest } from '../../../../../test/helpers/database-per-test.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function freshDb() {
-  const t = tempDatabase({ migrate: false });
-  cleanups.push(t.cleanup);
-  return t.db;
-}
+const dbAt = databaseAtVersionPerTest();
 
 describe('migration 001 (initial schema)', () => {
   it('creates every table of the data model and sets user_version', () => {
-    const db = freshDb();
+    const db = dbAt(0);
     migrate(db, 1);
     expect(schemaVersion(db)).toBe(1);
     const names = (
@@ -41,7 +34,7 @@ describe('migration 001 (initial schema)', () => {
   });
 
   it('keeps the FTS mirror and vectors in sync on insert, update and delete', () => {
-    const db = freshDb();
+    const db = dbAt(0);
     migrate(db, 1);
     const ins = db.prepare(
       `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES (?, ?, ?, ?, ?)`,
@@ -61,7 +54,7 @@ describe('migration 001 (initial schema)', () => {
   });
 
   it('uses the agent index for transcript lookups', () => {
-    const db = freshDb();
+    const db = dbAt(0);
     migrate(db, 1);
     const plan = db
       .prepare(
@@ -81,14 +74,14 @@ describe('migration runner', () => {
   });
 
   it('refuses a database from a newer Cairn and changes nothing', () => {
-    const db = freshDb();
+    const db = dbAt(0);
     db.pragma('user_version = 999');
     expect(() => migrate(db)).toThrow(/newer than this Cairn supports/);
     expect(schemaVersion(db)).toBe(999);
   });
 
   it('is a no-op when already current', () => {
-    const db = freshDb();
+    const db = dbAt(0);
     migrate(db);
     expect(migrate(db)).toBe(0);
   });

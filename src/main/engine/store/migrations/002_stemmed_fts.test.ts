@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../migrate.ts';
-import { tempDatabase } from '../../../../../test/helpers/temp-db.ts';
+import { databaseAtVersionPerTest } from '../../../../../test/helpers/database-per-test.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function dbAtVersion1() {
-  const t = tempDatabase({ migrate: false });
-  cleanups.push(t.cleanup);
-  migrate(t.db, 1);
-  return t.db;
-}
+const dbAt = databaseAtVersionPerTest();
 
 describe('migration 002 (porter-stemmed FTS mirrors)', () => {
   it('backfills rows written before the migration', () => {
-    const db = dbAtVersion1();
+    const db = dbAt(1);
     db.prepare(
       `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a', 'c', 'user', 'I painted a sunrise', 1)`,
     ).run();
@@ -36,7 +28,7 @@ describe('migration 002 (porter-stemmed FTS mirrors)', () => {
   });
 
   it('stays in sync on insert, update and delete', () => {
-    const db = dbAtVersion1();
+    const db = dbAt(1);
     migrate(db, 2);
     const id = Number(
       db
@@ -69,7 +61,7 @@ describe('migration 002 (porter-stemmed FTS mirrors)', () => {
   });
 
   it('turns on secure-delete for the new tables', () => {
-    const db = dbAtVersion1();
+    const db = dbAt(1);
     migrate(db, 2);
     for (const t of ['transcript_stem_fts', 'episodes_stem_fts', 'pinned_stem_fts']) {
       const row = db.prepare(`SELECT v FROM ${t}_config WHERE k = 'secure-delete'`).get() as

@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from '../migrate.ts';
-import { tempDatabase } from '../../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { migrate, schemaVersion, type Db } from '../migrate.ts';
+import { databaseAtVersionPerTest } from '../../../../../test/helpers/database-per-test.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const dbAt = databaseAtVersionPerTest();
 
-function dbAtVersion2() {
-  const t = tempDatabase({ migrate: false });
-  cleanups.push(t.cleanup);
-  migrate(t.db, 2);
-  return t.db;
-}
-
-const names = (db: ReturnType<typeof dbAtVersion2>, type: string) =>
+const names = (db: Db, type: string) =>
   (
     db.prepare(`SELECT name FROM sqlite_master WHERE type = ? ORDER BY name`).all(type) as {
       name: string;
@@ -21,7 +13,7 @@ const names = (db: ReturnType<typeof dbAtVersion2>, type: string) =>
 
 describe('migration 003 (drop the unstemmed transcript FTS mirror)', () => {
   it('removes transcript_fts, its shadow tables and triggers, and nothing else', () => {
-    const db = dbAtVersion2();
+    const db = dbAt(2);
     const insert = db.prepare(
       `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a', 'c', 'user', ?, 1)`,
     );
@@ -46,7 +38,7 @@ describe('migration 003 (drop the unstemmed transcript FTS mirror)', () => {
   });
 
   it('keeps the stemmed mirror in sync on insert, update and delete', () => {
-    const db = dbAtVersion2();
+    const db = dbAt(2);
     const insert = db.prepare(
       `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES ('a', 'c', 'user', ?, 1)`,
     );

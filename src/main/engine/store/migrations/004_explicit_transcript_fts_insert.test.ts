@@ -1,19 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, schemaVersion } from '../migrate.ts';
+import { describe, expect, it } from 'vitest';
+import { migrate, schemaVersion, type Db } from '../migrate.ts';
 import { recordTurn, recordTurns } from '../transcript.ts';
-import { tempDatabase } from '../../../../../test/helpers/temp-db.ts';
+import { databaseAtVersionPerTest } from '../../../../../test/helpers/database-per-test.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function dbAtVersion3() {
-  const t = tempDatabase({ migrate: false });
-  cleanups.push(t.cleanup);
-  migrate(t.db, 3);
-  return t.db;
-}
-
-type Db = ReturnType<typeof dbAtVersion3>;
+const dbAt = databaseAtVersionPerTest();
 
 const hits = (db: Db, q: string) =>
   (
@@ -29,7 +19,7 @@ const ftsIntegrityCheck = (db: Db) =>
 
 describe('migration 004 (transcript rows indexed by their writer, not a trigger)', () => {
   it('removes only the insert trigger; rows indexed before stay found', () => {
-    const db = dbAtVersion3();
+    const db = dbAt(3);
     const old = recordTurn(db, {
       agentId: 'a',
       conversationId: 'c',
@@ -62,7 +52,7 @@ describe('migration 004 (transcript rows indexed by their writer, not a trigger)
   });
 
   it('recordTurn and recordTurns index what they write; update and delete stay in sync', () => {
-    const db = dbAtVersion3();
+    const db = dbAt(3);
     migrate(db, 4);
     const one = recordTurn(db, {
       agentId: 'a',
@@ -95,7 +85,7 @@ describe('migration 004 (transcript rows indexed by their writer, not a trigger)
   });
 
   it('a failed batch leaves neither rows nor index entries behind', () => {
-    const db = dbAtVersion3();
+    const db = dbAt(3);
     migrate(db, 4);
     expect(() =>
       recordTurns(db, [

@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findInDatabase, tableNames } from '../../../../../test/helpers/db-dump.ts';
-import { tempDatabase } from '../../../../../test/helpers/temp-db.ts';
+import { databaseAtVersionPerTest } from '../../../../../test/helpers/database-per-test.ts';
 import { migrate, schemaVersion, type Db } from '../migrate.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const dbAt = databaseAtVersionPerTest();
 
 // One token, left alone by the porter stemmer, so the FTS shadow tables would hold it as is.
 const SECRET = 'zebrafin7741';
-
-function dbAtVersion4(): Db {
-  const t = tempDatabase({ migrate: false });
-  cleanups.push(t.cleanup);
-  migrate(t.db, 4);
-  return t.db;
-}
 
 /** Rows as a version-4 Cairn wrote them: the transcript verbatim, its FTS entry by the writer. */
 function transcriptRow(db: Db, content: string): number {
@@ -75,7 +67,7 @@ const ALL_FTS = [
 
 describe('migration 005 (private spans already stored are scrubbed)', () => {
   it('rewrites every text column that held a span, its FTS entries and its vector; deletes no row', () => {
-    const db = dbAtVersion4();
+    const db = dbAt(4);
     const t1 = transcriptRow(db, `My alarm code is <private>${SECRET}</private> at home`);
     const t2 = transcriptRow(db, `Unclosed <private>${SECRET} and the rest`);
     const tPlain = transcriptRow(db, 'Plain talk about gardening');
@@ -144,7 +136,7 @@ describe('migration 005 (private spans already stored are scrubbed)', () => {
   });
 
   it('leaves no term behind in an index of many pages (segment data and page keys)', () => {
-    const db = dbAtVersion4();
+    const db = dbAt(4);
     db.transaction(() => {
       for (let i = 0; i < 3000; i++) {
         const n = String(i).padStart(5, '0');
@@ -165,7 +157,7 @@ describe('migration 005 (private spans already stored are scrubbed)', () => {
   });
 
   it('leaves a database without private spans as it was', () => {
-    const db = dbAtVersion4();
+    const db = dbAt(4);
     const t = transcriptRow(db, 'Already says [private] and talks about privacy');
     const e = episodeRow(db, 'A private matter, in words only', ['privacy']);
     vector(db, 'transcript', t);

@@ -1,23 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databaseAtVersionPerTest } from '../../../../../test/helpers/database-per-test.ts';
 import { migrate } from '../migrate.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const dbAt = databaseAtVersionPerTest();
 
 describe('migration 006 (typed facts)', () => {
   it('adds nullable typed columns; facts stored before keep working', () => {
-    const t = tempDatabase({ migrate: false });
-    cleanups.push(t.cleanup);
-    migrate(t.db, 5);
-    t.db
-      .prepare(
-        `INSERT INTO pinned_facts (agent_id, content, created_at, updated_at)
+    const db = dbAt(5);
+    db.prepare(
+      `INSERT INTO pinned_facts (agent_id, content, created_at, updated_at)
          VALUES ('a', 'User likes tea', 1, 1)`,
-      )
-      .run();
-    migrate(t.db, 6);
-    const old = t.db.prepare('SELECT * FROM pinned_facts').get() as Record<string, unknown>;
+    ).run();
+    migrate(db, 6);
+    const old = db.prepare('SELECT * FROM pinned_facts').get() as Record<string, unknown>;
     expect(old).toMatchObject({
       content: 'User likes tea',
       subject: null,
@@ -28,16 +23,14 @@ describe('migration 006 (typed facts)', () => {
       conversation_id: null,
       source_ids: null,
     });
-    t.db
-      .prepare(
-        `INSERT INTO pinned_facts (agent_id, content, subject, relation, object, valid_from,
+    db.prepare(
+      `INSERT INTO pinned_facts (agent_id, content, subject, relation, object, valid_from,
            conversation_id, source_ids, created_at, updated_at)
          VALUES ('a', 'User lives in Lisbon', 'user', 'lives_in', 'Lisbon', 5, 'c1', '[3]', 2, 2)`,
-      )
-      .run();
+    ).run();
     // Still found by full-text search (the FTS triggers of 001 are untouched).
     expect(
-      t.db
+      db
         .prepare(`SELECT rowid FROM pinned_stem_fts WHERE pinned_stem_fts MATCH 'lisbon'`)
         .pluck()
         .all(),
@@ -45,10 +38,8 @@ describe('migration 006 (typed facts)', () => {
   });
 
   it('serves lookups by (agent, subject, relation) from the new index', () => {
-    const t = tempDatabase({ migrate: false });
-    cleanups.push(t.cleanup);
-    migrate(t.db, 6);
-    const plan = t.db
+    const db = dbAt(6);
+    const plan = db
       .prepare(
         `EXPLAIN QUERY PLAN SELECT id FROM pinned_facts
          WHERE agent_id = ? AND subject = ? AND relation = ? AND superseded_at IS NULL`,

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../migrate.ts';
 import {
   deleteMemoryAdditions,
@@ -6,17 +6,9 @@ import {
   saveMemoryAddition,
 } from '../memory-additions.ts';
 import { loadResponseChain, pruneResponses, saveResponse } from '../response-chain.ts';
-import { tempDatabase } from '../../../../../test/helpers/temp-db.ts';
+import { databaseAtVersionPerTest } from '../../../../../test/helpers/database-per-test.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function freshDb() {
-  const t = tempDatabase({ migrate: false });
-  cleanups.push(t.cleanup);
-  migrate(t.db, 4);
-  return t.db;
-}
+const dbAt = databaseAtVersionPerTest();
 
 const addition = (messageIndex: number, contentHash = 'h') => ({
   messageIndex,
@@ -29,7 +21,7 @@ const addition = (messageIndex: number, contentHash = 'h') => ({
 
 describe('migration 007 (memory additions, response chain)', () => {
   it('creates both tables; additions are per agent and conversation, first one wins', () => {
-    const db = freshDb();
+    const db = dbAt(4);
     migrate(db, 7);
     expect(schemaVersion(db)).toBe(7);
     saveMemoryAddition(db, 'a', 'c1', addition(1), 10);
@@ -52,7 +44,7 @@ describe('migration 007 (memory additions, response chain)', () => {
   });
 
   it('walks a response chain of the same agent only, and prunes old responses', () => {
-    const db = freshDb();
+    const db = dbAt(4);
     migrate(db, 7);
     const row = (id: string, previousId: string | null, createdAt: number) => ({
       id,

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findInDatabase } from '../../../../../test/helpers/db-dump.ts';
-import { tempDatabase } from '../../../../../test/helpers/temp-db.ts';
+import { databaseAtVersionPerTest } from '../../../../../test/helpers/database-per-test.ts';
 import { migrate, schemaVersion, type Db } from '../migrate.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const dbAt = databaseAtVersionPerTest();
 
 const SECRET = 'zebrafin7741';
-
-function dbAtVersion11(): Db {
-  const t = tempDatabase({ migrate: false });
-  cleanups.push(t.cleanup);
-  migrate(t.db, 11);
-  return t.db;
-}
 
 /** A row as a version-11 Cairn stored it: the chat messages verbatim. */
 function responseRow(db: Db, id: string, messages: unknown, previousId: string | null = null) {
@@ -37,7 +29,7 @@ const unlockCall = (args: string) => ({
 
 describe('migration 012 (private spans in the stored Responses chain are scrubbed)', () => {
   it('rewrites every string of the stored messages in place; keeps the chain and its shape', () => {
-    const db = dbAtVersion11();
+    const db = dbAt(11);
     responseRow(db, 'resp_1', [
       { role: 'user', content: `My door code is <private>${SECRET}</private>, remember it` },
       { role: 'assistant', content: `Noted: <PRIVATE>${SECRET}</PRIVATE>.` },
@@ -94,7 +86,7 @@ describe('migration 012 (private spans in the stored Responses chain are scrubbe
   });
 
   it('scrubs a row that is not JSON as plain text', () => {
-    const db = dbAtVersion11();
+    const db = dbAt(11);
     responseRow(db, 'resp_x', `not json <private>${SECRET}</private> tail`);
     migrate(db, 12);
     expect(
