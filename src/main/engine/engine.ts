@@ -37,7 +37,7 @@ import {
   ensureWordVectorAsset,
   WORD_VECTORS_FILE,
 } from './vector/word-vectors-asset.ts';
-import { closeness, prepareQuestion } from './vector/word-vectors.ts';
+import { createClosenessScorer, type WordVectors } from './vector/word-vectors.ts';
 
 // createEngine(config) wires every part of the engine (DESIGN §1). It is used by the
 // headless CLI, the Electron main process and the tests alike; nothing here imports electron.
@@ -321,14 +321,17 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           });
     // What the read path and the distiller both work with.
     const memoryServices = { db, settings, upstream, vectors, logger, clock };
+    // Turns' sentence analyses, kept for the word vectors that made them.
+    let scorer: { words: WordVectors; score: ReturnType<typeof createClosenessScorer> } | null =
+      null;
     const memory = createMemoryReader({
       ...memoryServices,
       relationsOf: (text) => wordVectors?.words()?.relationsFor(text, 0) ?? [],
       rankByMeaning: (question, passages) => {
         const words = wordVectors?.words();
         if (!words) return passages.map(() => 0);
-        const q = prepareQuestion(words, question);
-        return passages.map((p) => closeness(words, q, p));
+        if (scorer?.words !== words) scorer = { words, score: createClosenessScorer(words) };
+        return scorer.score(question, passages);
       },
     });
     const distiller = createDistiller({

@@ -4,6 +4,7 @@ import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts'
 import { expandQueryTerms } from './query-expansion.ts';
 import {
   closeness,
+  createClosenessScorer,
   inflectionKey,
   loadWordVectors,
   prepareQuestion,
@@ -156,6 +157,16 @@ describe('closeness of a passage to a question (closest sentence)', () => {
     const pet = closeness(wv, q, 'the kitten knocked my coffee over again this morning');
     const chore = closeness(wv, q, 'the printer jammed again this morning');
     expect(pet).toBeGreaterThan(chore);
+  });
+
+  it('scores the same through the caching scorer as directly, asked again or not', () => {
+    const passages = ['my sister Ana moved to Porto. can you plan a trip?', 'fix this regex'];
+    const score = createClosenessScorer(wv);
+    const direct = passages.map((p) =>
+      closeness(wv, prepareQuestion(wv, 'Where does my sister live?'), p),
+    );
+    expect(score('Where does my sister live?', passages)).toEqual(direct);
+    expect(score('Where does my sister live?', passages)).toEqual(direct);
   });
 
   it('keeps a word’s relation scores the same however often it is asked', () => {

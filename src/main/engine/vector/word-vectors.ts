@@ -411,25 +411,67 @@ export function prepareQuestion(words: WordVectors, question: string): PreparedQ
   return { vector: words.embedText(question), profile: words.relationProfile(question) };
 }
 
+/** A passage as `closeness` reads it: each sentence's relation scores and averaged vector. */
+export type AnalysedPassage = readonly { profile: Float64Array; vector: Float32Array | null }[];
+
+export function analysePassage(words: WordVectors, passage: string): AnalysedPassage {
+  return passage
+    .split(SENTENCE_END)
+    .filter((s) => s.trim() !== '')
+    .map((s) => ({ profile: words.relationProfile(s), vector: words.embedText(s) }));
+}
+
 /**
  * How close a passage comes to a question at its closest sentence: the relations both are
  * about (product of their scores) plus a share of their averaged-vector cosine. A chat message
  * often says a fact in passing before a request ("we adopted a beagle last week. how do I
  * crate-train him?"); averaged over the whole message, the request drowns the fact.
  */
-export function closeness(words: WordVectors, q: PreparedQuestion, passage: string): number {
+export function closeness(
+  words: WordVectors,
+  q: PreparedQuestion,
+  passage: string | AnalysedPassage,
+): number {
+  const sentences = typeof passage === 'string' ? analysePassage(words, passage) : passage;
   let best = -Infinity;
-  for (const sentence of passage.split(SENTENCE_END)) {
-    const profile = words.relationProfile(sentence);
+  for (const { profile, vector } of sentences) {
     let rel = 0;
     for (let r = 0; r < profile.length; r++) {
       const a = q.profile[r] as number;
       const b = profile[r] as number;
       if (a > 0 && b > 0) rel += a * b;
     }
-    const v = q.vector ? words.embedText(sentence) : null;
-    const score = rel + (v && q.vector ? CLOSENESS_VECTOR_WEIGHT * dot(q.vector, v) : 0);
+    const score = rel + (vector && q.vector ? CLOSENESS_VECTOR_WEIGHT * dot(q.vector, vector) : 0);
     if (score > best) best = score;
   }
   return best === -Infinity ? 0 : best;
+}
+
+/** Passages whose analysis is kept (a few KB each: the turns a user's questions come back to). */
+const PASSAGE_CACHE = 2_048;
+
+/**
+ * Scores passages against a question by `closeness`, keeping each passage's analysis (by its
+ * text, least recently used out): the same turns come back for a user's questions, and the
+ * analysis is most of the cost.
+ */
+export function createClosenessScorer(
+  words: WordVectors,
+): (question: string, passages: readonly string[]) => number[] {
+  const cache = new Map<string, AnalysedPassage>();
+  const analysed = (text: string): AnalysedPassage => {
+    let a = cache.get(text);
+    if (a) {
+      cache.delete(text);
+    } else {
+      a = analysePassage(words, text);
+      if (cache.size >= PASSAGE_CACHE) cache.delete(cache.keys().next().value as string);
+    }
+    cache.set(text, a);
+    return a;
+  };
+  return (question, passages) => {
+    const q = prepareQuestion(words, question);
+    return passages.map((p) => closeness(words, q, analysed(p)));
+  };
 }
