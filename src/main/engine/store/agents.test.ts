@@ -1,16 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import { listAgentSummaries } from './agents.ts';
 import { recordTurn } from './transcript.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const freshDb = databasePerTest();
 
 describe('agent summaries', () => {
   it('counts every kind of memory per agent', () => {
-    const t = tempDatabase();
-    cleanups.push(t.cleanup);
-    const d = t.db;
+    const d = freshDb();
     recordTurn(d, {
       agentId: 'alice',
       conversationId: 'c',
@@ -56,10 +53,9 @@ describe('agent summaries', () => {
   });
 
   it('answers from covering indexes (no table scan)', () => {
-    const t = tempDatabase();
-    cleanups.push(t.cleanup);
+    const db = freshDb();
     const plan = (sql: string) =>
-      (t.db.prepare('EXPLAIN QUERY PLAN ' + sql).all() as { detail: string }[])
+      (db.prepare('EXPLAIN QUERY PLAN ' + sql).all() as { detail: string }[])
         .map((r) => r.detail)
         .join(' | ');
     expect(
@@ -76,29 +72,28 @@ describe('agent summaries', () => {
   });
 
   it('counts 100k transcript rows from indexes, never by reading the tables', () => {
-    const t = tempDatabase();
-    cleanups.push(t.cleanup);
-    const insert = t.db.prepare(
+    const db = freshDb();
+    const insert = db.prepare(
       `INSERT INTO transcript (agent_id, conversation_id, role, content, created_at) VALUES (?, 'c', 'user', 'x', ?)`,
     );
-    t.db.transaction(() => {
+    db.transaction(() => {
       for (let i = 0; i < 100_000; i++) insert.run(`agent-${i % 20}`, i);
     })();
     // Every statement it prepares, checked with EXPLAIN QUERY PLAN: the page that lists agents
     // must not get slower with the size of what they remember, only with how many there are.
     const statements: string[] = [];
-    const prepare = t.db.prepare.bind(t.db);
-    t.db.prepare = ((sql: string) => {
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
       statements.push(sql);
       return prepare(sql);
-    }) as typeof t.db.prepare;
-    const agents = listAgentSummaries(t.db);
-    t.db.prepare = prepare;
+    }) as typeof db.prepare;
+    const agents = listAgentSummaries(db);
+    db.prepare = prepare;
     expect(agents).toHaveLength(20);
     expect(agents[0]!.transcript_count).toBe(5000);
     expect(statements.length).toBeGreaterThan(0);
     for (const sql of statements) {
-      const plan = (t.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
         .map((r) => r.detail)
         .join('; ');
       // A SCAN of a memory table itself (not of an index) reads every row with its content;

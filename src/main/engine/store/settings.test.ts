@@ -1,31 +1,27 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '../../../shared/settings.ts';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import { SET_ASIDE_PROVIDERS, loadSettings, saveSettings } from './settings.ts';
 import { getMeta, setMeta, deleteMeta } from './meta.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const freshDb = databasePerTest();
 
 describe('settings and meta repositories', () => {
   it('round-trips settings and drops invalid stored keys to their default', () => {
-    const t = tempDatabase();
-    cleanups.push(t.cleanup);
-    expect(loadSettings(t.db)).toEqual({ settings: defaultSettings, dropped: [] });
-    saveSettings(t.db, { ...defaultSettings, memoryBudgetTokens: 1200, coreModel: 'm' });
-    expect(loadSettings(t.db).settings).toMatchObject({ memoryBudgetTokens: 1200, coreModel: 'm' });
-    t.db.prepare(`UPDATE settings SET value = '99999' WHERE key = 'memoryBudgetTokens'`).run();
-    t.db.prepare(`INSERT INTO settings (key, value) VALUES ('fromTheFuture', '1')`).run();
-    const loaded = loadSettings(t.db);
+    const db = freshDb();
+    expect(loadSettings(db)).toEqual({ settings: defaultSettings, dropped: [] });
+    saveSettings(db, { ...defaultSettings, memoryBudgetTokens: 1200, coreModel: 'm' });
+    expect(loadSettings(db).settings).toMatchObject({ memoryBudgetTokens: 1200, coreModel: 'm' });
+    db.prepare(`UPDATE settings SET value = '99999' WHERE key = 'memoryBudgetTokens'`).run();
+    db.prepare(`INSERT INTO settings (key, value) VALUES ('fromTheFuture', '1')`).run();
+    const loaded = loadSettings(db);
     expect(loaded.settings.memoryBudgetTokens).toBe(800);
     expect(loaded.settings.coreModel).toBe('m');
     expect(loaded.dropped.sort()).toEqual(['fromTheFuture', 'memoryBudgetTokens']);
   });
 
   it('keeps the valid providers when one no longer validates, and sets that one aside', () => {
-    const tmp = tempDatabase();
-    cleanups.push(tmp.cleanup);
-    const db = tmp.db;
+    const db = freshDb();
     const good = { id: 'ollama', name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1' };
     const keyed = {
       id: 'openai',
@@ -48,13 +44,12 @@ describe('settings and meta repositories', () => {
   });
 
   it('gets, sets and deletes meta values', () => {
-    const t = tempDatabase();
-    cleanups.push(t.cleanup);
-    expect(getMeta(t.db, 'k')).toBeNull();
-    setMeta(t.db, 'k', 'v1');
-    setMeta(t.db, 'k', 'v2');
-    expect(getMeta(t.db, 'k')).toBe('v2');
-    expect(deleteMeta(t.db, 'k')).toBe(true);
-    expect(getMeta(t.db, 'k')).toBeNull();
+    const db = freshDb();
+    expect(getMeta(db, 'k')).toBeNull();
+    setMeta(db, 'k', 'v1');
+    setMeta(db, 'k', 'v2');
+    expect(getMeta(db, 'k')).toBe('v2');
+    expect(deleteMeta(db, 'k')).toBe(true);
+    expect(getMeta(db, 'k')).toBeNull();
   });
 });

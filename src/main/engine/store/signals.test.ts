@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import {
   claimPendingSignals,
   conversationMessages,
@@ -12,20 +12,18 @@ import {
 } from './signals.ts';
 import { recordTurn } from './transcript.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const freshDb = databasePerTest();
 
 function setup() {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
+  const db = freshDb();
   const rec = (agent: string, conv: string, text: string, at: number) =>
-    recordTurn(t.db, {
+    recordTurn(db, {
       agentId: agent,
       conversationId: conv,
       messages: [{ role: 'user', content: text, createdAt: at }],
       now: at,
     });
-  return { db: t.db, rec };
+  return { db, rec };
 }
 
 describe('signals repository', () => {

@@ -1,19 +1,17 @@
 // A superseded fact is history: kept in the table, never returned by a read that feeds
 // search or injection (DESIGN §6).
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import { factsByRelation, insertPinned, listPinned, supersedePinned } from './pinned.ts';
 import { getRowsByIds, memoryPresence, searchFts, searchLike, topPinnedFacts } from './search.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const freshDb = databasePerTest();
 
 function setup() {
-  const t = tempDatabase();
-  cleanups.push(t.cleanup);
+  const db = freshDb();
   const add = (content: string, object: string, validFrom: number) =>
     insertPinned(
-      t.db,
+      db,
       {
         agentId: 'a',
         content,
@@ -28,7 +26,7 @@ function setup() {
     );
   const berlin = add('User lives in Berlin', 'Berlin', 1);
   const lisbon = add('User lives in Lisbon', 'Lisbon', 2);
-  return { db: t.db, berlin, lisbon };
+  return { db, berlin, lisbon };
 }
 
 describe('superseded facts', () => {

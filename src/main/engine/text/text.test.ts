@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { describe, expect, it } from 'vitest';
+import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import { recordTurn } from '../store/transcript.ts';
 import {
   buildMatchExpression,
@@ -10,8 +10,7 @@ import {
   wordSet,
 } from './text.ts';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+const freshDb = databasePerTest();
 
 const NASTY = [
   '"',
@@ -72,14 +71,13 @@ describe('buildMatchExpression', () => {
   });
 
   it('never produces an expression FTS5 rejects, whatever the input', () => {
-    const t = tempDatabase();
-    cleanups.push(t.cleanup);
-    recordTurn(t.db, {
+    const db = freshDb();
+    recordTurn(db, {
       agentId: 'a',
       conversationId: 'c',
       messages: [{ role: 'user', content: 'near and not or drop table', createdAt: 1 }],
     });
-    const stmt = t.db.prepare(
+    const stmt = db.prepare(
       `SELECT rowid FROM transcript_stem_fts WHERE transcript_stem_fts MATCH ?`,
     );
     for (const input of NASTY) {
@@ -107,16 +105,15 @@ describe('buildPairedMatchExpression', () => {
   });
 
   it('is accepted by FTS5 and matches co-occurring common words only', () => {
-    const t = tempDatabase();
-    cleanups.push(t.cleanup);
+    const db = freshDb();
     for (const content of ['sunny weather today', 'sunny but cold', 'an axolotl']) {
-      recordTurn(t.db, {
+      recordTurn(db, {
         agentId: 'a',
         conversationId: 'c',
         messages: [{ role: 'user', content, createdAt: 1 }],
       });
     }
-    const stmt = t.db.prepare(
+    const stmt = db.prepare(
       `SELECT rowid FROM transcript_stem_fts WHERE transcript_stem_fts MATCH ? ORDER BY rowid`,
     );
     const expr = buildPairedMatchExpression(['axolotl'], ['sunny', 'weather', 'NEAR(', '"'])!;
