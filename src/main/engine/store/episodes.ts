@@ -5,6 +5,7 @@ import { stripPrivate } from '../text/private.ts';
 import type { Db } from './db.ts';
 import { selectPage } from './page.ts';
 import { cachedStatement } from './statement-cache.ts';
+import { updateAgentRow } from './update-agent-row.ts';
 
 export interface EpisodeRecord {
   id: number;
@@ -172,28 +173,18 @@ export function updateEpisode(
   patch: EpisodeUpdate,
   now: number,
 ): EpisodeRecord | null {
-  const sets: string[] = [];
-  const params: (string | number)[] = [];
-  if (patch.summary !== undefined) {
-    sets.push('summary = ?');
-    params.push(stripPrivate(patch.summary));
-  }
-  for (const k of ['topics', 'entities', 'decisions', 'action_items'] as const) {
-    const v = patch[k];
-    if (v !== undefined) {
-      sets.push(`${k} = ?`);
-      params.push(storedList(v));
-    }
-  }
-  if (patch.salience !== undefined) {
+  const list = (items: string[] | undefined) =>
+    items === undefined ? undefined : storedList(items);
+  const changed = updateAgentRow(db, 'episodes', agentId, id, {
+    summary: patch.summary === undefined ? undefined : stripPrivate(patch.summary),
+    topics: list(patch.topics),
+    entities: list(patch.entities),
+    decisions: list(patch.decisions),
+    action_items: list(patch.action_items),
+    salience: patch.salience,
     // A salience set by hand restarts the decay clock from now.
-    sets.push('salience = ?', 'last_decay_at = ?');
-    params.push(patch.salience, now);
-  }
-  sets.push('updated_at = ?');
-  params.push(now);
-  const changed = db
-    .prepare(`UPDATE episodes SET ${sets.join(', ')} WHERE id = ? AND agent_id = ?`)
-    .run(...params, id, agentId).changes;
-  return changed > 0 ? getEpisode(db, agentId, id) : null;
+    last_decay_at: patch.salience === undefined ? undefined : now,
+    updated_at: now,
+  });
+  return changed ? getEpisode(db, agentId, id) : null;
 }

@@ -5,6 +5,7 @@ import { stripPrivate } from '../text/private.ts';
 import type { Db } from './db.ts';
 import { selectPage } from './page.ts';
 import { cachedStatement } from './statement-cache.ts';
+import { updateAgentRow } from './update-agent-row.ts';
 import { parseJsonList } from './episodes.ts';
 
 export interface PinnedRecord {
@@ -284,34 +285,17 @@ export function updatePinned(
   patch: PinnedUpdate,
   now: number,
 ): PinnedRecord | null {
-  const sets: string[] = [];
-  const params: (string | number)[] = [];
-  if (patch.content !== undefined) {
-    sets.push('content = ?');
-    params.push(stripPrivate(patch.content));
-  }
-  if (patch.salience !== undefined) {
-    sets.push('salience = ?', 'last_decay_at = ?');
-    params.push(patch.salience, now);
-  }
-  if (patch.tags !== undefined) {
-    sets.push('tags = ?');
-    params.push(JSON.stringify(patch.tags.map(stripPrivate)));
-  }
-  if (patch.status !== undefined) {
-    sets.push('status = ?');
-    params.push(patch.status);
-  }
-  if (patch.pinned_by_user !== undefined) {
-    sets.push('pinned_by_user = ?');
-    params.push(patch.pinned_by_user ? 1 : 0);
-  }
-  sets.push('updated_at = ?');
-  params.push(now);
-  const changed = db
-    .prepare(`UPDATE pinned_facts SET ${sets.join(', ')} WHERE id = ? AND agent_id = ?`)
-    .run(...params, id, agentId).changes;
-  return changed > 0 ? getPinned(db, agentId, id) : null;
+  const changed = updateAgentRow(db, 'pinned_facts', agentId, id, {
+    content: patch.content === undefined ? undefined : stripPrivate(patch.content),
+    salience: patch.salience,
+    // A salience set by hand restarts the decay clock from now.
+    last_decay_at: patch.salience === undefined ? undefined : now,
+    tags: patch.tags === undefined ? undefined : JSON.stringify(patch.tags.map(stripPrivate)),
+    status: patch.status,
+    pinned_by_user: patch.pinned_by_user === undefined ? undefined : Number(patch.pinned_by_user),
+    updated_at: now,
+  });
+  return changed ? getPinned(db, agentId, id) : null;
 }
 
 /** Gives a free-text fact its (subject, relation, object): the same statement, now typed. */
