@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { NODE_FLAGS } from '../bin/node-flags.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -53,7 +54,7 @@ export async function startServe(
   const child = spawn(
     process.execPath,
     [
-      '--disable-warning=ExperimentalWarning',
+      ...NODE_FLAGS,
       ...(process.env.BENCH_CAIRN_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       join(root, 'src/main/cli.ts'),
       'serve',

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bundled = join(
@@ -19,11 +20,7 @@ const node = existsSync(bundled) ? bundled : process.execPath;
 
 const child = spawn(
   node,
-  [
-    '--disable-warning=ExperimentalWarning',
-    join(root, 'src', 'main', 'cli.ts'),
-    ...process.argv.slice(2),
-  ],
+  [...NODE_FLAGS, join(root, 'src', 'main', 'cli.ts'), ...process.argv.slice(2)],
   { stdio: 'inherit', shell: process.platform === 'win32' && node === bundled },
 );
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {

@@ -1,0 +1,2 @@
+/** The Node flags every `cairn serve` process runs with (see node-flags.mjs). */
+export declare const NODE_FLAGS: readonly string[];
