@@ -14,7 +14,7 @@ import {
 } from './deletion.tsx';
 import { parseTags } from './FactEditor.tsx';
 import { ListToolbar, useAfterEdit, usePagedQuery } from './PagedList.tsx';
-import { Badge, DangerButton, Field, FieldError, SalienceInput } from './ui.tsx';
+import { Badge, DangerButton, Field, FieldError, SalienceInput, TextArea } from './ui.tsx';
 
 const PAGE_SIZE = 20;
 
@@ -164,14 +164,7 @@ function EpisodeEditor({
       }}
     >
       <Field id={`${id}-summary`} label="Summary">
-        {(control) => (
-          <textarea
-            {...control}
-            rows={4}
-            value={summary}
-            onChange={(e) => setSummary(e.target.value)}
-          />
-        )}
+        {(control) => <TextArea {...control} rows={4} value={summary} onChange={setSummary} />}
       </Field>
       <div className="row wrap">
         <Field id={`${id}-topics`} label="Topics (comma-separated)" className="field grow">

@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { PinnedCreate } from '../../../shared/api.ts';
 import { errorMessage } from '../api/client.ts';
-import { CheckField, Field, FieldError, SalienceInput } from './ui.tsx';
+import { CheckField, Field, FieldError, SalienceInput, TextArea } from './ui.tsx';
 
 export interface FactDraft {
   content: string;
@@ -93,13 +93,7 @@ export function FactEditor({
       {title ? <h3>{title}</h3> : null}
       <Field id={`${id}-content`} label="Fact" error={errors.content}>
         {(control) => (
-          <textarea
-            {...control}
-            rows={3}
-            value={content}
-            maxLength={2000}
-            onChange={(e) => setContent(e.target.value)}
-          />
+          <TextArea {...control} rows={3} maxLength={2000} value={content} onChange={setContent} />
         )}
       </Field>
       <div className="row wrap">

@@ -4,7 +4,7 @@ import type { Identity } from '../../../shared/api.ts';
 import { useApi } from '../api/ApiContext.tsx';
 import { qk } from '../api/keys.ts';
 import { formatDate } from '../format.ts';
-import { ErrorBox, Field, Loading, Notice } from './ui.tsx';
+import { ErrorBox, Field, Loading, Notice, TextArea } from './ui.tsx';
 
 export function IdentityEditor({ agentId }: { agentId: string }) {
   const api = useApi();
@@ -51,24 +51,10 @@ function IdentityForm({ identity }: { identity: Identity }) {
         Last changed {formatDate(identity.updated_at)}.
       </p>
       <Field id={`${id}-narrative`} label="Narrative">
-        {(control) => (
-          <textarea
-            {...control}
-            rows={5}
-            value={narrative}
-            onChange={(e) => setNarrative(e.target.value)}
-          />
-        )}
+        {(control) => <TextArea {...control} rows={5} value={narrative} onChange={setNarrative} />}
       </Field>
       <Field id={`${id}-overrides`} label="Always-on facts (one per line)">
-        {(control) => (
-          <textarea
-            {...control}
-            rows={6}
-            value={overrides}
-            onChange={(e) => setOverrides(e.target.value)}
-          />
-        )}
+        {(control) => <TextArea {...control} rows={6} value={overrides} onChange={setOverrides} />}
       </Field>
       <ErrorBox error={save.error} />
       {save.isSuccess ? <Notice tone="ok">Identity saved.</Notice> : null}

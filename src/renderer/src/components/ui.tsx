@@ -489,6 +489,20 @@ export function CheckField({
   );
 }
 
+/** Several lines of text (a summary, a fact, a list one item per line). */
+export function TextArea({
+  value,
+  onChange,
+  ...control
+}: FieldControl & {
+  value: string;
+  onChange: (value: string) => void;
+  rows: number;
+  maxLength?: number;
+}) {
+  return <textarea {...control} value={value} onChange={(e) => onChange(e.target.value)} />;
+}
+
 /** A salience between 0 and 1, in steps of 0.05. */
 export function SalienceInput({
   value,
