@@ -59,6 +59,19 @@ describe('clausesOf: the subject chat leaves out', () => {
     expect(c).toMatchObject({ subject: { kind: 'user' }, implicitSubject: true, verb });
   });
 
+  it.each([
+    ["haven't seen daylight in 2 weeks", 'see'],
+    ['the launch is brutal, have barely slept since Monday', 'sleep'],
+  ])('a perfect without "I" in %j is the writer speaking', (text, verb) => {
+    const c = clauses(text).at(-1)!;
+    expect(c).toMatchObject({ subject: { kind: 'user' }, implicitSubject: true, verb });
+  });
+
+  it('"have" before a noun or a question is not a perfect left without "I"', () => {
+    expect(clauses('have a great weekend')[0]!.implicitSubject).toBe(false);
+    expect(clauses('have you seen my keys?')[0]!.question).toBe(true);
+  });
+
   it('an -ing form left without "I am" reads as progressive', () => {
     expect(clauses('Renovating the attic this summer')[0]).toMatchObject({ progressive: true });
   });

@@ -301,7 +301,10 @@ function clauseRanges(toks: Tok[]): { start: number; end: number; inherits: bool
     const sharedSubject = sharesSubject(toks, i);
     // "Doc said my blood pressure is high": the complement is a clause of its own.
     const complement = !soft && afterReporting(toks, i) && startsClause(toks, i);
-    if (hard || complement || (soft && (startsClause(toks, i + 1) || sharedSubject))) {
+    // "..., haven't seen daylight": a new clause with "I" left out.
+    const opens =
+      startsClause(toks, i + 1) || sharedSubject || (t.norm === ',' && opensPerfect(toks, i + 1));
+    if (hard || complement || (soft && opens)) {
       if (i > start) out.push({ start, end: i, inherits });
       start = hard ? i + 1 : i;
       inherits = !hard && sharedSubject;
@@ -380,6 +383,7 @@ function dropsSubject(toks: Tok[], i: number): boolean {
   if (t.norm === 'been') {
     return next !== undefined && ['VERB', 'ADP', 'ADJ', 'NOUN', 'DET'].includes(next.pos);
   }
+  if (opensPerfect(toks, i)) return true;
   if (t.pos !== 'VERB') return false;
   if (isPastForm(t)) return next?.norm !== 'by';
   if (t.norm.endsWith('ing') && t.norm.length > 4) {
@@ -393,6 +397,15 @@ function dropsSubject(toks: Tok[], i: number): boolean {
     return true;
   }
   return false;
+}
+
+/** "haven't seen daylight in 2 weeks", "have finally finished": a perfect with "I" left out. */
+function opensPerfect(toks: readonly Tok[], i: number): boolean {
+  if (toks[i]?.norm !== 'have') return false;
+  let j = i + 1;
+  while (toks[j] && (toks[j]!.norm === "n't" || toks[j]!.norm === 'not' || toks[j]!.pos === 'ADV'))
+    j++;
+  return toks[j] !== undefined && isPastForm(toks[j]!);
 }
 
 /** A base-form verb after "please", "never", "don't": a request to the assistant. */

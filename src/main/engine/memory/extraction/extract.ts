@@ -11,7 +11,7 @@ import { analyse, type AnalysedSentence } from './nlp.ts';
 import { subjectText } from './phrases.ts';
 import { truecase } from './truecase.ts';
 import { backHome, comesFrom, livesIn, movedTo, sinceMove, timeIn } from './rules/places.ts';
-import { employer, jobTitle, leftJob } from './rules/work.ts';
+import { employer, employerInPassing, jobTitle, leftJob } from './rules/work.ts';
 import {
   haveRelative,
   married,
@@ -53,6 +53,8 @@ const MENTION_RULES: readonly Rule[] = [
   // "Two winters in Bristol now", "since the move to Leeds": verbless, whoever the subject.
   timeIn,
   sinceMove,
+  // "the crunch before launch at Ubisoft", "Safaricom's mid-year reviews": whoever the subject.
+  employerInPassing,
 ];
 
 /** Rules for requests to the assistant that state a lasting wish ("never put X in ..."). */

@@ -1,7 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureWordVectorAsset } from '../../../../../test/helpers/word-vectors.ts';
 import { loadWordVectors, type WordVectors } from '../../vector/word-vectors.ts';
-import { meaningText, personRelationByMeaning, relationByMeaning } from './meaning.ts';
+import {
+  meaningText,
+  personByMeaning,
+  personRelationByMeaning,
+  relationByMeaning,
+} from './meaning.ts';
 import { analyse } from './nlp.ts';
 
 let words: WordVectors;
@@ -50,4 +55,15 @@ describe('personRelationByMeaning', () => {
       expect(personRelationByMeaning(words, role)).toBeNull();
     },
   );
+});
+
+describe('personByMeaning', () => {
+  it.each(['Tom', 'Dave', 'Rhys', 'Ravi'])('%j is a person', (name) => {
+    expect(personByMeaning(words, name)).toBe(true);
+  });
+
+  // organisations, and names the vectors do not know (neither)
+  it.each(['Ubisoft', 'Barclays', 'HSBC', 'Infosys', 'Zendrix'])('%j is not', (name) => {
+    expect(personByMeaning(words, name)).toBe(false);
+  });
 });

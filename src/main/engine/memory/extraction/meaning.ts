@@ -109,3 +109,28 @@ export function placeByMeaning(words: WordVectors, word: string): boolean {
     named >= PLACE_MIN_SIMILARITY && named - nearest(words, w, KINDS_OF_PLACE) >= PLACE_MIN_MARGIN
   );
 }
+
+/**
+ * A name is a person's when the word vectors put it nearer to people's first names (from every
+ * continent) than to organisations by at least the margin: "tom", "priya" are people,
+ * "ubisoft", "barclays" are not. Unknown words are neither. Chosen on meaning.test.ts.
+ */
+export const PERSON_MIN_SIMILARITY = 0.45;
+export const PERSON_MIN_MARGIN = 0.1;
+const FIRST_NAMES =
+  'john mary ahmed priya wei maria olu kenji fatima carlos anna david sophie jamal'.split(' ');
+const ORGANISATIONS =
+  'google microsoft amazon walmart toyota siemens unilever nestle samsung tesco deloitte ikea'.split(
+    ' ',
+  );
+
+/** Whether a name (one word) is a person's by its meaning; false for unknown words. */
+export function personByMeaning(words: WordVectors, word: string): boolean {
+  const w = word.toLowerCase();
+  if (!words.has(w)) return false;
+  const person = nearest(words, w, FIRST_NAMES);
+  return (
+    person >= PERSON_MIN_SIMILARITY &&
+    person - nearest(words, w, ORGANISATIONS) >= PERSON_MIN_MARGIN
+  );
+}

@@ -429,6 +429,34 @@ export function isJob(phrase: string): boolean {
   return JOBS.has(head) || (JOB_SUFFIX.test(head) && !NOT_JOBS.has(head));
 }
 
+/**
+ * Things an organisation has that its staff live through: launches, reviews, quarters,
+ * offices, payroll. "Safaricom's mid-year reviews", "the crunch before launch at Ubisoft".
+ */
+const ORGANISATION_WORK = new Set(
+  (
+    'launch launches release releases review reviews appraisal appraisals quarter quarters ' +
+    'office offices hq headquarters payroll layoffs redundancies reorg restructure ' +
+    'restructuring all-hands onboarding crunch deadline deadlines rota standup standups ' +
+    'sprint sprints roadmap bonus bonuses pension canteen'
+  ).split(' '),
+);
+/** The people and hours of a workplace: only "at" a name are they an employer's ("my team at X"). */
+const WORKPLACE_PEOPLE = new Set(
+  'team teams manager boss colleagues coworkers co-workers shift shifts department'.split(' '),
+);
+
+/** Whether a noun is something an organisation has that its staff go through ("reviews"). */
+export function isOrganisationWork(noun: string): boolean {
+  return ORGANISATION_WORK.has(noun.toLowerCase());
+}
+
+/** Whether a noun is of work at a place: an organisation's things or its people and shifts. */
+export function isWorkNoun(noun: string): boolean {
+  const n = noun.toLowerCase();
+  return ORGANISATION_WORK.has(n) || WORKPLACE_PEOPLE.has(n);
+}
+
 /** People whose job is health care, by their everyday names ("doc", "physio", "GP"). */
 const HEALTH_PROFESSIONS = new Set(
   (

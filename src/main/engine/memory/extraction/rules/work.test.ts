@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
+import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
+import { extractFacts } from '../extract.ts';
 import { employer, jobTitle, leftJob } from './work.ts';
 
 describe('jobTitle', () => {
@@ -104,5 +107,47 @@ describe('jobTitle: occupations by their ending', () => {
     const got = brief(applyRule(jobTitle, text));
     if (expected.length === 0) expect(got).toEqual([]);
     else expect(got.map((f) => f.split(' [')[0])).toEqual(expected.map((f) => f.split(' [')[0]));
+  });
+});
+
+describe('employerInPassing', () => {
+  let words: WordVectors;
+  beforeAll(async () => {
+    words = loadWordVectors(await ensureWordVectorAsset());
+  });
+  const employersIn = (text: string) =>
+    brief(extractFacts(text, { at: SAID_AT, words }).filter((f) => f.relation === 'works_at'));
+
+  it.each([
+    [
+      "the crunch before launch at Ubisoft is brutal, haven't seen daylight in 2 weeks.",
+      'User works at Ubisoft [user|works_at|Ubisoft]',
+    ],
+    [
+      "Barclays's mid-year reviews are next week and I have to write my self-assessment.",
+      'User works at Barclays [user|works_at|Barclays]',
+    ],
+    ['My team at Zendrix ships on Fridays.', 'User works at Zendrix [user|works_at|Zendrix]'],
+    ['Covering an extra shift at Tesco this weekend.', 'User works at Tesco [user|works_at|Tesco]'],
+  ])('%j', (text, expected) => {
+    expect(employersIn(text)).toEqual([expected]);
+  });
+
+  it.each([
+    // news about a company, with no word of the writer's own
+    'The crunch before launch at Ubisoft is brutal.',
+    "Google's layoffs are next week.",
+    // a person's things, a place, someone else's work
+    "Tom's reviews are next week and I have to read them.",
+    'My team at Leeds ships on Fridays.',
+    'His shift at Tesco ends at 6 and I pick him up.',
+    'My sister loves her team at Stripe.',
+    "We had dinner at Dave's after my shift.",
+    // asked, supposed, reported
+    'Is the crunch at Ubisoft as bad as I heard?',
+    'If I got the job at Ubisoft my team would be in Montreal.',
+    'Tom said the crunch at Ubisoft is brutal.',
+  ])('nothing from %j', (text) => {
+    expect(employersIn(text)).toEqual([]);
   });
 });

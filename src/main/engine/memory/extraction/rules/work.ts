@@ -1,8 +1,10 @@
 // Job title and employer, and leaving a job.
-import { objectTokens, type Clause } from '../clause.ts';
-import { factAbout, type TypedFact } from '../fact.ts';
-import { article, indexOfWord, nounPhrase, properName } from '../phrases.ts';
-import { isJob } from '../vocabulary.ts';
+import { clausesOf, objectTokens, type Clause } from '../clause.ts';
+import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
+import { personByMeaning, placeByMeaning } from '../meaning.ts';
+import type { Tok } from '../nlp.ts';
+import { article, indexOfWord, nounPhrase, properName, type Phrase } from '../phrases.ts';
+import { isJob, isOrganisationWork, isWorkNoun } from '../vocabulary.ts';
 
 /** The employer after "at"/"for" in `rest` from `from` (a name: "Shopify", "the BBC"). */
 function employerAt(rest: ReturnType<typeof objectTokens>, from: number): string | null {
@@ -130,4 +132,82 @@ export function leftJob(c: Clause): TypedFact[] {
         ? `left ${name}`
         : `${c.verb === 'leave' ? 'left' : 'quit'} ${job}`;
   return factAbout(c, 'works_at', name ?? '*', text, { ended: true, salience: 0.8 });
+}
+
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'we', 'us', 'our']);
+/** Possessives of someone else: "his shift at Tesco" is not the writer's. */
+const OTHERS_POSSESSIVES = new Set(['his', 'her', 'their', 'your', "'s"]);
+
+/** Whether the writer speaks of themselves in the sentence ("I", "my", or "I" left out). */
+function writerInSentence(c: Clause): boolean {
+  if (c.sentence.toks.some((t) => FIRST_PERSON.has(t.norm))) return true;
+  return clausesOf(c.sentence).some((x) => x.implicitSubject);
+}
+
+/** A name that may be an organisation: not a place or a person by meaning ("Leeds", "Tom"). */
+function organisationName(name: Phrase, ctx: RuleContext): boolean {
+  const known = ctx.words;
+  if (!known) return false;
+  const parts = name.text.split(/\s+/);
+  if (parts.some((w) => placeByMeaning(known, w))) return false;
+  return !(parts.length === 1 && personByMeaning(known, parts[0]!));
+}
+
+/**
+ * The work noun of the phrase before "at" ("the crunch before launch at", "my team at"): up to
+ * four words back, not past a verb group or punctuation; null when it is someone else's.
+ */
+function workNounBefore(toks: readonly Tok[], at: number): string | null {
+  let found: string | null = null;
+  for (let k = at - 1; k >= Math.max(0, at - 4); k--) {
+    const t = toks[k]!;
+    if (t.pos === 'PUNCT' || t.pos === 'AUX' || t.pos === 'CCONJ' || t.norm === 'i') break;
+    if (OTHERS_POSSESSIVES.has(t.norm)) return null;
+    if (found === null && isWorkNoun(t.norm)) found = t.norm;
+  }
+  return found;
+}
+
+/** "Safaricom's mid-year reviews": a name whose things are an organisation's work. */
+function possessiveOrganisation(toks: readonly Tok[], ctx: RuleContext): Phrase | null {
+  for (let i = 0; i < toks.length; i++) {
+    const starts = i === 0 || !/^\p{Lu}/u.test(toks[i - 1]!.text);
+    const name = starts ? properName(toks, i) : null;
+    if (!name || toks[name.end]?.norm !== "'s") continue;
+    for (let k = name.end + 1; k <= name.end + 3 && toks[k]; k++) {
+      const t = toks[k]!;
+      if (t.pos !== 'NOUN' && t.pos !== 'ADJ') break;
+      if (isOrganisationWork(t.norm) && organisationName(name, ctx)) return name;
+    }
+  }
+  return null;
+}
+
+/** "the crunch before launch at Ubisoft", "my shift at Tesco": a work noun's "at <name>". */
+function workAtOrganisation(toks: readonly Tok[], ctx: RuleContext): Phrase | null {
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i]!.norm !== 'at') continue;
+    const name = properName(toks, toks[i + 1]?.norm === 'the' ? i + 2 : i + 1);
+    // "at Dave's": someone's home, not a workplace.
+    if (!name || toks[name.end]?.norm === "'s") continue;
+    if (workNounBefore(toks, i) !== null && organisationName(name, ctx)) return name;
+  }
+  return null;
+}
+
+/**
+ * An employer said in passing: an organisation's name with the writer's work around it ("the
+ * crunch before launch at Ubisoft is brutal", "Safaricom's mid-year reviews are next week and
+ * I have to write my self-assessment", "my team at Stripe"). The name must not be a place or
+ * a person by meaning, the work must not be someone else's ("his shift at Tesco"), and the
+ * writer must speak of themselves in the sentence (news about a company is not a job).
+ */
+export function employerInPassing(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (c.subject.kind === 'relative' || !ctx.words) return [];
+  const name = workAtOrganisation(c.toks, ctx) ?? possessiveOrganisation(c.toks, ctx);
+  if (!name || !writerInSentence(c)) return [];
+  // "reviews are next week": the date is the work's, not when the job began.
+  return userFact('works_at', name.text, `User works at ${name.text}`, { salience: 0.75 }).map(
+    (f) => ({ ...f, timeless: true }),
+  );
 }
