@@ -67,6 +67,17 @@ describe('clausesOf: the subject chat leaves out', () => {
     expect(c).toMatchObject({ subject: { kind: 'user' }, implicitSubject: true, verb });
   });
 
+  it('after "I", a word wink reads as a noun is the verb ("I boulder three times a week")', () => {
+    expect(clauses('I boulder three times a week')[0]).toMatchObject({ verb: 'boulder' });
+  });
+
+  it('"Saturday mornings I ..." reads the subject after the part of the day', () => {
+    expect(clauses('Saturday mornings I am out with binoculars')[0]!.subject).toEqual({
+      kind: 'user',
+      plural: false,
+    });
+  });
+
   it('"have" before a noun or a question is not a perfect left without "I"', () => {
     expect(clauses('have a great weekend')[0]!.implicitSubject).toBe(false);
     expect(clauses('have you seen my keys?')[0]!.question).toBe(true);

@@ -203,6 +203,9 @@ const SUBJECT_PRONOUNS = new Set(['i', 'we', 'he', 'she', 'they', 'you', 'it', '
 const POSSESSIVES = new Set(['my', 'our', 'his', 'her', 'their', 'your']);
 const BE = new Set(['am', 'is', 'are', 'was', 'were', 'be', 'been', 'being', "'m", "'s", "'re"]);
 
+/** Parts of the day, one or every ("morning", "Saturday mornings"). */
+const PARTS_OF_DAY = /^(?:morning|afternoon|evening|night)s?$/;
+
 const isVerbish = (t: Tok | undefined) => t !== undefined && (t.pos === 'VERB' || t.pos === 'AUX');
 const isNominal = (t: Tok | undefined) =>
   t !== undefined && (t.pos === 'NOUN' || t.pos === 'PROPN');
@@ -441,6 +444,8 @@ function readSubject(toks: Tok[]): SubjectParse {
     // "every Thursday 10 to 12 I ...": the hours of a day named just before.
     if (afterDate && (t.pos === 'NUM' || t.norm === 'to' || t.norm === '-' || t.norm === 'till'))
       continue;
+    // "Saturday mornings I ...", "Sunday nights we ...": the part of the day named just before.
+    if (afterDate && PARTS_OF_DAY.test(t.norm)) continue;
     if (
       (t.pos === 'ADP' || t.norm === 'every' || t.norm === 'last' || t.norm === 'next') &&
       toks[i + 1]?.ent
@@ -733,7 +738,14 @@ function readPredicate(toks: Tok[], from: number): Predicate {
     if (t.pos === 'ADV' && (FREQUENCY_ADVERBS.has(n) || n.endsWith('ly'))) continue;
     // "is iced matcha", "is a used car": a participle before a noun describes it.
     if (t.pos === 'VERB' && lastBe >= 0 && n.endsWith('ed') && toks[i + 1]?.pos === 'NOUN') break;
-    if (t.pos === 'VERB' || (i === from && t.pos === 'NOUN' && /s$/.test(n))) {
+    // "I boulder three times a week": right after "I"/"we" a word wink reads as a noun is the verb.
+    const afterPronoun = i === from && (toks[i - 1]?.norm === 'i' || toks[i - 1]?.norm === 'we');
+    if (
+      t.pos === 'VERB' ||
+      (i === from &&
+        t.pos === 'NOUN' &&
+        (/s$/.test(n) || (afterPronoun && !isVerbish(toks[i + 1]))))
+    ) {
       p.verbAt = i;
       p.verb = verbLemma(t);
       if (lastBe >= 0 && n.endsWith('ing')) p.progressive = true;

@@ -29,10 +29,12 @@ import {
   dislikes,
   favorite,
   hobby,
+  hobbyByFrequency,
   instrument,
   learning,
   likes,
   speaks,
+  startedActivity,
 } from './rules/interests.ts';
 import { plans, travel } from './rules/plans.ts';
 import { techUse, toolIn } from './rules/tech.ts';
@@ -98,6 +100,8 @@ const STATEMENT_RULES: readonly Rule[] = [
   dislikes,
   favorite,
   hobby,
+  hobbyByFrequency,
+  startedActivity,
   instrument,
   learning,
   speaks,

@@ -3,6 +3,7 @@ import { ensureWordVectorAsset } from '../../../../../test/helpers/word-vectors.
 import { loadWordVectors, type WordVectors } from '../../vector/word-vectors.ts';
 import {
   meaningText,
+  pastimeByMeaning,
   personByMeaning,
   personRelationByMeaning,
   relationByMeaning,
@@ -65,5 +66,15 @@ describe('personByMeaning', () => {
   // organisations, and names the vectors do not know (neither)
   it.each(['Ubisoft', 'Barclays', 'HSBC', 'Infosys', 'Zendrix'])('%j is not', (name) => {
     expect(personByMeaning(words, name)).toBe(false);
+  });
+});
+
+describe('pastimeByMeaning', () => {
+  it.each(['rowing', 'birding', 'skating', 'jogging', 'bouldering'])('%j is a pastime', (w) => {
+    expect(pastimeByMeaning(words, w)).toBe(true);
+  });
+
+  it.each(['working', 'teaching', 'calling', 'visiting', 'training'])('%j is not', (w) => {
+    expect(pastimeByMeaning(words, w)).toBe(false);
   });
 });

@@ -134,3 +134,30 @@ export function personByMeaning(words: WordVectors, word: string): boolean {
     person - nearest(words, w, ORGANISATIONS) >= PERSON_MIN_MARGIN
   );
 }
+
+/**
+ * An activity (an -ing word) is a pastime when the word vectors put it nearer to sports and
+ * pastimes than to the day's duties by at least the margin: "swimming", "rowing", "birding"
+ * are pastimes, "working", "commuting", "studying" are not. A word the vectors do not know
+ * ("bouldering", "journaling") is taken as a pastime: the constructions that ask already say
+ * it is done for its own sake, regularly. Chosen on meaning.test.ts.
+ */
+export const PASTIME_MIN_SIMILARITY = 0.45;
+export const PASTIME_MIN_MARGIN = 0.1;
+const PASTIMES =
+  'hiking swimming cycling climbing painting knitting gardening fishing yoga surfing dancing skiing'.split(
+    ' ',
+  );
+const DUTIES = 'working commuting meeting shopping cleaning studying sleeping eating driving'.split(
+  ' ',
+);
+
+/** Whether an activity ("swimming") is a pastime by meaning; true for unknown words. */
+export function pastimeByMeaning(words: WordVectors, activity: string): boolean {
+  const w = activity.toLowerCase();
+  if (!words.has(w)) return true;
+  const pastime = nearest(words, w, PASTIMES);
+  return (
+    pastime >= PASTIME_MIN_SIMILARITY && pastime - nearest(words, w, DUTIES) >= PASTIME_MIN_MARGIN
+  );
+}

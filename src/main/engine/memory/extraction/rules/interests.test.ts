@@ -1,6 +1,36 @@
-import { describe, expect, it } from 'vitest';
-import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
-import { dislikes, favorite, hobby, instrument, learning, likes, speaks } from './interests.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
+import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
+import { clausesOf } from '../clause.ts';
+import type { Rule } from '../fact.ts';
+import { analyse } from '../nlp.ts';
+import { extractFacts } from '../extract.ts';
+import {
+  dislikes,
+  favorite,
+  gerund,
+  hobby,
+  hobbyByFrequency,
+  instrument,
+  learning,
+  likes,
+  speaks,
+  startedActivity,
+} from './interests.ts';
+
+let words: WordVectors;
+beforeAll(async () => {
+  words = loadWordVectors(await ensureWordVectorAsset());
+});
+
+/** A rule that needs word meaning, over every clause of a text. */
+const withMeaning = (rule: Rule, text: string) =>
+  brief(
+    analyse(text)
+      .flatMap((s) => clausesOf(s))
+      .flatMap((c) => rule(c, { at: SAID_AT, greeted: false, words })),
+  );
 
 describe('likes', () => {
   it.each([
@@ -172,4 +202,70 @@ describe('hobby: picked up, and chores', () => {
       expect(applyRule(hobby, text)).toEqual([]);
     },
   );
+});
+
+describe('hobbyByFrequency', () => {
+  it.each([
+    [
+      'I boulder three times a week and my hands are wrecked.',
+      "User's hobby is bouldering (boulders three times a week) [user|hobby|bouldering]",
+    ],
+    [
+      'I run 5k most mornings.',
+      "User's hobby is running (runs 5 k most mornings) [user|hobby|running]",
+    ],
+    ['We row every Saturday.', "User's hobby is rowing (rows every Saturday) [user|hobby|rowing]"],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(hobbyByFrequency, text)).toEqual([expected]);
+  });
+
+  it.each([
+    // duties, motor travel, an object that is not a measure
+    'I work three days a week.',
+    'I drive 40 miles every day.',
+    'I call my mum every Sunday.',
+    // not the writer's, not a habit, not now
+    'She boulders three times a week.',
+    'I bouldered yesterday.',
+    "I don't boulder every week.",
+    'Do you boulder every week?',
+    'If I boulder three times a week my hands will bleed.',
+    'I used to boulder three times a week.',
+  ])('nothing from %j', (text) => {
+    expect(
+      extractFacts(text, { at: SAID_AT, words }).filter((f) => f.relation === 'hobby' && !f.ended),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['boulder', 'bouldering'],
+    ['run', 'running'],
+    ['hike', 'hiking'],
+    ['row', 'rowing'],
+    ['swim', 'swimming'],
+    ['tie', 'tying'],
+  ])('gerund(%j) is %j', (verb, expected) => {
+    expect(gerund(verb)).toBe(expected);
+  });
+});
+
+describe('startedActivity', () => {
+  it.each([
+    [
+      'started bouldering a couple months ago and my forearms are wrecked',
+      'User started bouldering [user|hobby|bouldering]',
+    ],
+    ['I got into rowing last spring.', 'User got into rowing [user|hobby|rowing]'],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(startedActivity, text)).toEqual([expected]);
+  });
+
+  it.each([
+    'I started working at Acme in May.',
+    'I started running a bakery last year.',
+    'My son started swimming lessons.',
+    "I haven't started rowing yet.",
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(startedActivity, text)).toEqual([]);
+  });
 });

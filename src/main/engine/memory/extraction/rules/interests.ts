@@ -1,9 +1,18 @@
 // Hobbies, instruments, languages learned or spoken, likes and dislikes.
 import { objectTokens, type Clause } from '../clause.ts';
-import { factAbout, type TypedFact } from '../fact.ts';
-import { joinTokens, nounList, nounPhrase, swapPronoun, thirdPersonText } from '../phrases.ts';
+import { factAbout, type RuleContext, type TypedFact } from '../fact.ts';
+import { pastimeByMeaning } from '../meaning.ts';
+import {
+  joinTokens,
+  nounList,
+  nounPhrase,
+  predicateText,
+  swapPronoun,
+  thirdPersonText,
+} from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
 import { isDiet, isInstrument } from '../vocabulary.ts';
+import { recurring } from './routine.ts';
 
 const DEICTIC = new Set([
   'it',
@@ -377,4 +386,84 @@ export function speaks(c: Clause): TypedFact[] {
     i++;
   }
   return langs.flatMap((l) => factAbout(c, 'speaks', l, `speaks ${l}`, { salience: 0.7 }));
+}
+
+/** "boulder" → "bouldering", "run" → "running", "hike" → "hiking", "row" → "rowing". */
+export function gerund(verb: string): string {
+  const v = verb.toLowerCase();
+  if (v.endsWith('ing')) return v;
+  if (v.endsWith('ie')) return `${v.slice(0, -2)}ying`;
+  if (/[^aeioy]e$/.test(v)) return `${v.slice(0, -1)}ing`;
+  // one syllable ending in one vowel and one consonant doubles it ("swim", "jog")
+  if (/^[^aeiou]*[aeiou][bdgklmnprt]$/.test(v)) return `${v}${v.at(-1)}ing`;
+  return `${v}ing`;
+}
+
+/** Units that measure exercise: "run 5k", "swim 40 lengths", "do 3 sets". */
+const EXERCISE_UNITS = new Set(['k', 'km', 'miles', 'laps', 'lengths', 'reps', 'sets', 'steps']);
+
+/** Travel by motor: its miles are not exercise ("I drive 40 miles every day"). */
+const MOTORISED = new Set(['drive', 'commute', 'fly', 'travel']);
+
+/** What follows the verb: nothing, a measure of exercise ("5k", "40 lengths"), or neither. */
+function objectKind(rest: readonly Tok[]): 'bare' | 'measured' | null {
+  const t = rest[0];
+  if (
+    !t ||
+    t.pos === 'PUNCT' ||
+    t.pos === 'ADV' ||
+    t.ent === 'DATE' ||
+    t.ent === 'DURATION' ||
+    TIME_LEADS.has(t.norm)
+  )
+    return 'bare';
+  if (t.pos !== 'NUM') return null;
+  // "three times a week": the frequency itself.
+  if (rest[1]?.norm === 'times') return 'bare';
+  return EXERCISE_UNITS.has(rest[1]?.norm ?? '') ? 'measured' : null;
+}
+
+/**
+ * "I boulder three times a week", "I run 5k most mornings", "I row most weekends": an activity
+ * done as a habit with no object is a pastime when its -ing form is one by meaning (meaning.ts;
+ * "I work three days a week" is not); with a measure of exercise ("5k", "40 lengths") it is
+ * exercise whatever the vectors say.
+ */
+export function hobbyByFrequency(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (!ctx.words || c.subject.kind !== 'user' || c.negated || c.past) return [];
+  if (c.verbAt < 0 || c.verb === 'be' || c.verb === 'have' || c.verb === 'do') return [];
+  const object = objectKind(objectTokens(c));
+  if (!recurring(c.toks) || object === null) return [];
+  const activity = gerund(c.verb);
+  // A measure of distance or sets says exercise by itself, unless the miles are driven.
+  const exercise = object === 'measured' && !MOTORISED.has(c.verb);
+  if (!exercise && !pastimeByMeaning(ctx.words, activity)) return [];
+  return factAbout(c, 'hobby', activity, `'s hobby is ${activity} (${predicateText(c)})`, {
+    salience: 0.6,
+  }).map((f) => ({ ...f, text: f.text.replace("User 's", "User's") }));
+}
+
+const STARTING = new Set(['start', 'begin', 'get']);
+/** Words that open a time rather than an object: "last spring", "this year", "every week". */
+const TIME_LEADS = new Set(['last', 'this', 'next', 'every', 'each', 'most']);
+
+/**
+ * "started bouldering a couple months ago", "I've begun journaling", "got into rowing": an
+ * activity taken up is a pastime when its meaning says so ("started working at X" is not).
+ */
+export function startedActivity(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (!ctx.words || c.negated || !STARTING.has(c.verb)) return [];
+  const rest = objectTokens(c);
+  const from = c.verb === 'get' ? (rest[0]?.norm === 'into' ? 1 : -1) : 0;
+  const t = rest[from];
+  if (!t || !isActivity(t) || !pastimeByMeaning(ctx.words, t.norm)) return [];
+  // "started running a business": an activity with an object is work, not a pastime.
+  // ("a couple months ago", "last spring" are when, not an object.)
+  const object = nounPhrase(rest, from + 1);
+  const when =
+    TIME_LEADS.has(rest[from + 1]?.norm ?? '') ||
+    rest.slice(from + 1, (object?.end ?? from + 1) + 1).some((x) => x.ent !== null);
+  if (object && !when) return [];
+  const verb = c.verb === 'get' ? 'got into' : c.verb === 'begin' ? 'began' : 'started';
+  return factAbout(c, 'hobby', t.norm, `${verb} ${t.norm}`, { salience: 0.6 });
 }

@@ -118,17 +118,32 @@ export function commute(c: Clause): TypedFact[] {
 const RECURRING = new Set(['every', 'each', 'daily', 'weekly', 'weekdays', 'weekends', 'nightly']);
 const WEEKDAY_PLURAL = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days$/;
 
-/** Whether the clause states something recurring ("on Mondays", "every morning", "before 10am"). */
-function recurring(c: Clause): boolean {
-  return c.toks.some(
-    (t, i) =>
+const PARTS_OF_DAY = new Set(['mornings', 'afternoons', 'evenings', 'nights']);
+/** What counts a frequency: "three times a week", "twice a month", "two nights a week". */
+const PER = new Set(['a', 'per']);
+const PERIODS = new Set(['day', 'week', 'month', 'fortnight', 'year']);
+const COUNTED = new Set(['times', 'once', 'twice', 'days', 'nights', 'evenings', 'mornings']);
+
+/**
+ * Whether tokens state something recurring ("on Mondays", "every morning", "before 10am",
+ * "Saturday mornings", "most evenings", "three times a week").
+ */
+export function recurring(toks: readonly Tok[]): boolean {
+  return toks.some((t, i) => {
+    const prev = toks[i - 1];
+    return (
       RECURRING.has(t.norm) ||
       WEEKDAY_PLURAL.test(t.norm) ||
-      ((t.norm === 'mornings' || t.norm === 'evenings' || t.norm === 'nights') &&
-        c.toks[i - 1]?.norm === 'the') ||
+      (PARTS_OF_DAY.has(t.norm) &&
+        (prev?.norm === 'the' ||
+          prev?.norm === 'most' ||
+          prev?.norm === 'some' ||
+          WEEKDAY.test(prev?.norm ?? ''))) ||
+      (PER.has(t.norm) && PERIODS.has(toks[i + 1]?.norm ?? '') && COUNTED.has(prev?.norm ?? '')) ||
       ((t.norm === 'before' || t.norm === 'after' || t.norm === 'until') &&
-        c.toks[i + 1]?.ent === 'TIME'),
-  );
+        toks[i + 1]?.ent === 'TIME')
+    );
+  });
 }
 
 const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$/;
@@ -161,7 +176,7 @@ function frontedTime(c: Clause): string {
 
 /** "I work from home on Mondays", "I can't do meetings before 10am", "I pick up my kids at 3 every day". */
 export function schedule(c: Clause): TypedFact[] {
-  if (c.subject.kind !== 'user' || c.verbAt < 0 || !recurring(c)) return [];
+  if (c.subject.kind !== 'user' || c.verbAt < 0 || !recurring(c.toks)) return [];
   if (
     c.verb === 'be' &&
     !c.toks
