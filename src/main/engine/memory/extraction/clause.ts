@@ -966,3 +966,11 @@ function clausesOfSegment(sentence: AnalysedSentence, segment: Tok[]): Clause[] 
 export function objectTokens(c: Clause): Tok[] {
   return c.verbAt < 0 ? [] : c.toks.slice(c.verbAt + 1);
 }
+
+const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'we', 'us', 'our']);
+
+/** Whether the writer speaks of themselves in a sentence ("I", "my", or "I" left out). */
+export function writerSpeaks(sentence: AnalysedSentence): boolean {
+  if (sentence.toks.some((t) => FIRST_PERSON.has(t.norm))) return true;
+  return clausesOf(sentence).some((c) => c.implicitSubject);
+}

@@ -23,7 +23,16 @@ import {
 } from './rules/people.ts';
 import { bracketedRole, nameEqualsRole, namedAsRole } from './rules/asides.ts';
 import { petOwned } from './rules/pets.ts';
-import { allergy, allergyRemedy, diet, healthCondition, sensitivity } from './rules/health.ts';
+import {
+  allergy,
+  allergyRemedy,
+  conditionDay,
+  diet,
+  diagnosisNamed,
+  dietNow,
+  healthCondition,
+  sensitivity,
+} from './rules/health.ts';
 import { commute, drink, schedule, vehicle } from './rules/routine.ts';
 import {
   dislikes,
@@ -57,6 +66,10 @@ const MENTION_RULES: readonly Rule[] = [
   sinceMove,
   // "the crunch before launch at Ubisoft", "Safaricom's mid-year reviews": whoever the subject.
   employerInPassing,
+  // "Since the type 2 diagnosis", "migraine day again", "so pescatarian now": no verb of their own.
+  diagnosisNamed,
+  conditionDay,
+  dietNow,
 ];
 
 /** Rules for requests to the assistant that state a lasting wish ("never put X in ..."). */

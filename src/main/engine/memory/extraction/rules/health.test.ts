@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
 import { extractFacts } from '../extract.ts';
-import { allergy, allergyRemedy, diet, healthCondition, sensitivity } from './health.ts';
+import {
+  allergy,
+  allergyRemedy,
+  conditionDay,
+  diagnosisNamed,
+  diet,
+  dietNow,
+  healthCondition,
+  sensitivity,
+} from './health.ts';
 
 describe('diet', () => {
   it.each([
@@ -145,5 +154,72 @@ describe('allergyRemedy', () => {
     expect(extractFacts('Should I carry an EpiPen because of shellfish?', { at: SAID_AT })).toEqual(
       [],
     );
+  });
+});
+
+describe('diagnosisNamed', () => {
+  it.each([
+    [
+      "Since the type 2 diagnosis in March I'm trying to walk after dinner.",
+      'User was diagnosed with type 2 [user|health|type 2]',
+    ],
+    [
+      'After my ADHD diagnosis I reorganised my whole week.',
+      'User was diagnosed with ADHD [user|health|ADHD]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(diagnosisNamed, text))).toEqual([expected]);
+  });
+
+  it.each([
+    "Since her type 2 diagnosis she's been walking daily.",
+    "Tom's ADHD diagnosis came through.",
+    'The diagnosis took months, I hear.',
+    'The new diagnosis changed everything for the team.',
+  ])('nothing from %j', (text) => {
+    expect(applyRule(diagnosisNamed, text)).toEqual([]);
+  });
+
+  it('is not read from a question', () => {
+    expect(extractFacts('Did the type 2 diagnosis surprise you?', { at: SAID_AT })).toEqual([]);
+  });
+});
+
+describe('conditionDay', () => {
+  it.each([
+    ['migraine day again so keep it short', 'User has migraine days [user|health|migraine]'],
+    ['Bad back day, sorry for the slow replies.', 'User has bad back days [user|health|bad back]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(conditionDay, text))).toEqual([expected]);
+  });
+
+  it.each([
+    'Migraine day for my mum, so I am on school runs.',
+    'Sports day again so keep it short.',
+    'My migraine day plan is ready.',
+  ])('nothing from %j', (text) => {
+    expect(applyRule(conditionDay, text)).toEqual([]);
+  });
+});
+
+describe('dietNow', () => {
+  it.each([
+    [
+      'the doctor suggested it, so pescatarian now I guess.',
+      'User is pescatarian now [user|diet|pescatarian]',
+    ],
+    ['Officially vegan now, my third week!', 'User is vegan now [user|diet|vegan]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(dietNow, text))).toEqual([expected]);
+  });
+
+  it.each([
+    "She's vegan now.",
+    'My sister went vegan now and then.',
+    'Is the cafe vegan now?',
+    'If I were vegan now I would miss cheese.',
+  ])('nothing from %j', (text) => {
+    const facts = extractFacts(text, { at: SAID_AT });
+    expect(facts.filter((f) => f.relation === 'diet' && f.subject === 'user')).toEqual([]);
   });
 });

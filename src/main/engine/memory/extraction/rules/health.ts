@@ -1,5 +1,5 @@
 // Diet, allergies and health constraints.
-import { objectTokens, type Clause } from '../clause.ts';
+import { objectTokens, writerSpeaks, type Clause } from '../clause.ts';
 import { factAbout, userFact, type TypedFact } from '../fact.ts';
 import { indexOfWord, joinTokens, nounList, nounPhrase, predicateText } from '../phrases.ts';
 import { isCondition, isDiet, isDietFood } from '../vocabulary.ts';
@@ -197,3 +197,69 @@ export function sensitivity(c: Clause): TypedFact[] {
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Possessives of someone else: "her diagnosis" is not the writer's. */
+const OTHERS = new Set(['his', 'her', 'their', 'your', "'s"]);
+/** Words before "diagnosis" that say nothing of the condition. */
+const EMPTY_DIAGNOSIS = new Set(['new', 'official', 'recent', 'final', 'initial', 'formal']);
+
+/**
+ * "Since the type 2 diagnosis in March", "after my ADHD diagnosis": the words naming a
+ * diagnosis are the writer's condition, when the writer speaks of themselves in the sentence
+ * and the diagnosis is not someone else's ("her diagnosis", "Tom's diagnosis").
+ */
+export function diagnosisNamed(c: Clause): TypedFact[] {
+  const toks = c.toks;
+  const at = toks.findIndex((t) => t.norm === 'diagnosis');
+  if (at < 1) return [];
+  let from = at;
+  while (from > 0 && ['NOUN', 'PROPN', 'NUM', 'ADJ'].includes(toks[from - 1]!.pos)) from--;
+  const owner = toks[from - 1];
+  if (owner && OTHERS.has(owner.norm)) return [];
+  const words = toks.slice(from, at).filter((t) => !EMPTY_DIAGNOSIS.has(t.norm));
+  if (words.length === 0 || !writerSpeaks(c.sentence)) return [];
+  const condition = joinTokens(words);
+  return userFact('health', condition, `User was diagnosed with ${condition}`, {
+    salience: 0.85,
+  }).map((f) => ({ ...f, timeless: true }));
+}
+
+/**
+ * "migraine day again", "bad back day": a message that opens with a condition's day is the
+ * writer's condition, said without a verb.
+ */
+export function conditionDay(c: Clause): TypedFact[] {
+  if (c.toks[0] !== c.sentence.toks[0]) return [];
+  let end = 0;
+  // "migraine", "bad back" (wink reads "back" as an adverb): a few words before "day".
+  while (end < 3 && c.toks[end] && ['NOUN', 'ADJ', 'ADV', 'PROPN'].includes(c.toks[end]!.pos)) {
+    if (c.toks[end]!.norm === 'day') break;
+    end++;
+  }
+  if (end === 0 || c.toks[end]?.norm !== 'day') return [];
+  const condition = joinTokens(c.toks.slice(0, end)).toLowerCase();
+  // "migraine day for my mum": someone else's day.
+  const forSomeone = c.toks[end + 1]?.norm === 'for' || c.toks[end + 1]?.norm === 'with';
+  if (!isCondition(condition) || forSomeone) return [];
+  return userFact('health', condition, `User has ${condition} days`, { salience: 0.7 });
+}
+
+/** What may stand before a diet said without a verb: "so", a comma, "officially". */
+const DIET_NOW_LEAD = new Set(['so', ',', 'and', 'officially', 'basically', 'fully', 'mostly']);
+
+/**
+ * "so pescatarian now I guess", "officially vegan now": a diet word and "now" with no verb of
+ * its own, after a connector, is the writer's diet ("she's vegan now" is someone else's).
+ */
+export function dietNow(c: Clause): TypedFact[] {
+  const toks = c.toks;
+  for (let i = 0; i < toks.length - 1; i++) {
+    const t = toks[i]!;
+    if (!isDiet(t.norm) || toks[i + 1]!.norm !== 'now') continue;
+    const prev = toks[i - 1];
+    if (prev !== undefined && !DIET_NOW_LEAD.has(prev.norm)) continue;
+    if (!writerSpeaks(c.sentence)) return [];
+    return userFact('diet', t.norm, `User is ${t.norm} now`, { salience: 0.8 });
+  }
+  return [];
+}

@@ -1,5 +1,5 @@
 // Job title and employer, and leaving a job.
-import { clausesOf, objectTokens, type Clause } from '../clause.ts';
+import { objectTokens, writerSpeaks, type Clause } from '../clause.ts';
 import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { personByMeaning, placeByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
@@ -134,15 +134,8 @@ export function leftJob(c: Clause): TypedFact[] {
   return factAbout(c, 'works_at', name ?? '*', text, { ended: true, salience: 0.8 });
 }
 
-const FIRST_PERSON = new Set(['i', 'me', 'my', 'mine', 'we', 'us', 'our']);
 /** Possessives of someone else: "his shift at Tesco" is not the writer's. */
 const OTHERS_POSSESSIVES = new Set(['his', 'her', 'their', 'your', "'s"]);
-
-/** Whether the writer speaks of themselves in the sentence ("I", "my", or "I" left out). */
-function writerInSentence(c: Clause): boolean {
-  if (c.sentence.toks.some((t) => FIRST_PERSON.has(t.norm))) return true;
-  return clausesOf(c.sentence).some((x) => x.implicitSubject);
-}
 
 /** A name that may be an organisation: not a place or a person by meaning ("Leeds", "Tom"). */
 function organisationName(name: Phrase, ctx: RuleContext): boolean {
@@ -205,7 +198,7 @@ function workAtOrganisation(toks: readonly Tok[], ctx: RuleContext): Phrase | nu
 export function employerInPassing(c: Clause, ctx: RuleContext): TypedFact[] {
   if (c.subject.kind === 'relative' || !ctx.words) return [];
   const name = workAtOrganisation(c.toks, ctx) ?? possessiveOrganisation(c.toks, ctx);
-  if (!name || !writerInSentence(c)) return [];
+  if (!name || !writerSpeaks(c.sentence)) return [];
   // "reviews are next week": the date is the work's, not when the job began.
   return userFact('works_at', name.text, `User works at ${name.text}`, { salience: 0.75 }).map(
     (f) => ({ ...f, timeless: true }),
