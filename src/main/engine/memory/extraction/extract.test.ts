@@ -111,6 +111,20 @@ describe('extractFacts: nothing from what is not a statement of fact', () => {
   });
 });
 
+describe('extractFacts: a recurring time is the date of a schedule fact', () => {
+  it.each([
+    [
+      'Saturday mornings I am at the climbing gym.',
+      'User is at the climbing gym (Saturday mornings)',
+    ],
+    ['On Mondays I teach a pottery class.', 'User teaches a pottery class (on Mondays)'],
+  ])('%j gets no date of the message', (text, expected) => {
+    const schedule = withMeaning(text).filter((f) => f.relation === 'schedule');
+    expect(schedule.map((f) => f.text)).toEqual([expected]);
+    expect(schedule[0]?.validFrom).toBeNull();
+  });
+});
+
 describe('extractFacts: plans and dates', () => {
   it.each([
     [

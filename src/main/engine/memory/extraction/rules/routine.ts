@@ -188,5 +188,9 @@ export function schedule(c: Clause): TypedFact[] {
   if (predicate.split(' ').length < 3) return [];
   const when = frontedTime(c);
   const text = when === '' ? predicate : `${predicate} (${when})`;
-  return factAbout(c, 'schedule', text, text, { salience: 0.6 });
+  // A recurring time is the fact's own when: no date of the message goes with it.
+  return factAbout(c, 'schedule', text, text, { salience: 0.6 }).map((f) => ({
+    ...f,
+    timeless: true,
+  }));
 }
