@@ -146,6 +146,9 @@ describe('questions about the user in any wording (word meaning from the static 
     'Whats my nickname',
     'I forgot what my cat is called',
     "I can't remember where my brother lives now",
+    "Need my sister's address again",
+    'I need to know which train I usually take',
+    'What was my old job before this one?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -184,6 +187,9 @@ describe('questions about the user in any wording (word meaning from the static 
     "the date parser doesn't parse ISO weeks, what am I overlooking?",
     'I forgot how to center a div',
     "I can't remember how to undo a git commit",
+    'I need to know how to center a div',
+    'Need my code reviewed',
+    'What is the command I run to list docker containers?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

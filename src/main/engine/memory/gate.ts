@@ -76,7 +76,7 @@ const PERSON_USE_AFTER =
 const MY_THING =
   /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv)(?:\w+)\b/iu;
 const QUESTION =
-  /(\?\s*$)|^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me)\b/iu;
+  /(\?\s*$)|^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me|i (?:need|want|would like|['’]d like) to know)\b/iu;
 
 /**
  * A question about the material in front of the user ("this proof", "these tests") is about
@@ -84,10 +84,13 @@ const QUESTION =
  * grammar. Times ("this weekend") point the other way.
  */
 const AT_HAND =
-  /\b(?:this|these)\s+(?!(?:days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip)\b)[\p{L}]+/iu;
+  /\b(?:this|these)\s+(?!(?:one|days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip)\b)[\p{L}]+/iu;
 
-/** "Name my siblings", "list my pets": asking to be told what memory holds. */
-const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list)\b/iu;
+/**
+ * "Name my siblings", "list my pets", "need my sister's address again": asking to be told what
+ * memory holds.
+ */
+const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b))\b/iu;
 
 /**
  * A request made to fit the user's own tastes, diet or limits: "a recipe that suits my
@@ -175,7 +178,7 @@ const WH_ABOUT_USER = new RegExp(
 );
 /** "Remind me which gym I go to", "do you know what car we drive": indirect, declarative order. */
 const INDIRECT_ABOUT_USER = new RegExp(
-  String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:(?:can you |could you )?(?:remind|tell) me|do you (?:know|remember))[,:]?\s+(?:what|which|who|whom|where|when|how)\b[^?.!]{0,40}?\b${SUBJECT}\b`,
+  String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:(?:can you |could you )?(?:remind|tell) me|do you (?:know|remember)|i (?:need|want|would like|['’]d like) to know)[,:]?\s+(?:what|which|who|whom|where|when|how)\b[^?.!]{0,40}?\b${SUBJECT}\b`,
   'iu',
 );
 /** "Is there a herb I can't stand?", "Are there foods we avoid?" */
