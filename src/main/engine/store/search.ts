@@ -1,27 +1,10 @@
 // Retrieval queries of the read path (DESIGN §7). Every query is scoped by agent_id; the
 // query text only ever reaches SQLite as a bound parameter (an FTS5 MATCH expression built
 // from sanitised terms by memory/text.ts, or escaped LIKE patterns).
-import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { Db } from './db.ts';
+import { cachedStatement } from './statement-cache.ts';
 
-// Prepared statements per connection: preparing costs more than running these queries, and
-// the read path runs on every proxied request. Keyed weakly by the connection (no global).
-const statements = new WeakMap<Db, Map<string, Statement>>();
-function prepared(db: Db, sql: string): Statement {
-  let perDb = statements.get(db);
-  if (!perDb) {
-    perDb = new Map();
-    statements.set(db, perDb);
-  }
-  let stmt = perDb.get(sql);
-  if (!stmt) {
-    stmt = db.prepare(sql);
-    // LIKE statements vary with the number of terms: keep the cache bounded.
-    if (perDb.size > 200) perDb.clear();
-    perDb.set(sql, stmt);
-  }
-  return stmt;
-}
+const prepared = cachedStatement;
 
 export type FtsScope = 'transcript' | 'episodes' | 'pinned';
 
@@ -459,12 +442,13 @@ export function bumpPinnedUsage(
   ids: readonly number[],
   now: number,
 ): void {
-  if (ids.length === 0) return;
-  prepared(
+  bumpUsage(
     db,
-    `UPDATE pinned_facts SET use_count = use_count + 1, last_used = ?
-     WHERE id IN (SELECT value FROM json_each(?)) AND +agent_id = ?`,
-  ).run(now, JSON.stringify(ids), agentId);
+    'UPDATE pinned_facts SET use_count = use_count + 1, last_used = ?',
+    agentId,
+    ids,
+    now,
+  );
 }
 
 /** Records that these episodes were used in an answer (last_used = now). */
@@ -474,11 +458,17 @@ export function bumpEpisodeUsage(
   ids: readonly number[],
   now: number,
 ): void {
+  bumpUsage(db, 'UPDATE episodes SET last_used = ?', agentId, ids, now);
+}
+
+/** `update` (one of the two constant texts above) for this agent's rows among `ids`. */
+function bumpUsage(db: Db, update: string, agentId: string, ids: readonly number[], now: number) {
   if (ids.length === 0) return;
-  prepared(
-    db,
-    `UPDATE episodes SET last_used = ? WHERE id IN (SELECT value FROM json_each(?)) AND +agent_id = ?`,
-  ).run(now, JSON.stringify(ids), agentId);
+  prepared(db, `${update} WHERE id IN (SELECT value FROM json_each(?)) AND +agent_id = ?`).run(
+    now,
+    JSON.stringify(ids),
+    agentId,
+  );
 }
 
 /** The agent's most salient active facts (identity / pinned sections without a query match). */

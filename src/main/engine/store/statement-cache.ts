@@ -5,9 +5,11 @@ import type { Db } from './db.ts';
 // preparing (parsing and planning the SQL) costs as much as running these small queries
 // (profiled under load: a third of a millisecond per memory request went to prepare()).
 // Keyed weakly by the connection, so nothing outlives it and no state is shared between
-// engines. Only fixed SQL texts belong here (the map is never pruned).
+// engines. A few texts vary with their input (a LIKE per search term), so the map is bounded:
+// past MAX_STATEMENTS it starts again (the fixed texts are prepared again on their next use).
 
 const cache = new WeakMap<Db, Map<string, Statement>>();
+const MAX_STATEMENTS = 500;
 
 /** The connection's prepared statement for `sql`, prepared on first use. */
 export function cachedStatement(db: Db, sql: string): Statement {
@@ -19,6 +21,7 @@ export function cachedStatement(db: Db, sql: string): Statement {
   let stmt = perDb.get(sql);
   if (!stmt) {
     stmt = db.prepare(sql);
+    if (perDb.size >= MAX_STATEMENTS) perDb.clear();
     perDb.set(sql, stmt);
   }
   return stmt;

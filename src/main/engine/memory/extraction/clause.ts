@@ -22,28 +22,13 @@ export type Subject =
   /** he, she, you, it, this ...: nobody the speaker states a fact about. */
   | { kind: 'other' };
 
-export interface Clause {
+/** A clause as the rules read it: who it is about, its verb group and what kind of saying it is. */
+export interface Clause extends Predicate {
   sentence: AnalysedSentence;
   toks: Tok[];
   subject: Subject;
   /** Index (in toks) just after the subject. */
   subjectEnd: number;
-  /** Index (in toks) of the main verb, or -1 when the clause has none. */
-  verbAt: number;
-  /** Lemma of the main verb ("be" for a copula, "have" for possession). */
-  verb: string;
-  negated: boolean;
-  /** "no longer", "not ... anymore", "used to": the clause says something stopped. */
-  ended: boolean;
-  usedTo: boolean;
-  /** "will", "going to", "planning to", "want to", or a progressive with a future date. */
-  future: boolean;
-  /** "would", "might", "maybe", "if ...": not a statement of fact. */
-  hypothetical: boolean;
-  /** "can" / "can't". */
-  ability: boolean;
-  past: boolean;
-  progressive: boolean;
   question: boolean;
   /** Inside what someone else said or thought ("Tom said he moved to Rome"). */
   reported: boolean;
@@ -632,14 +617,21 @@ function withName(
   return { subject: { kind: 'relative', relation, noun, name }, end: name ? j : i };
 }
 
-interface Predicate {
+/** The verb group of a clause. */
+export interface Predicate {
+  /** Index (in toks) of the main verb, or -1 when the clause has none. */
   verbAt: number;
+  /** Lemma of the main verb ("be" for a copula, "have" for possession). */
   verb: string;
   negated: boolean;
+  /** "no longer", "not ... anymore", "used to": the clause says something stopped. */
   ended: boolean;
   usedTo: boolean;
+  /** "will", "going to", "planning to", "want to", or a progressive with a future date. */
   future: boolean;
+  /** "would", "might", "maybe", "if ...": not a statement of fact. */
   hypothetical: boolean;
+  /** "can" / "can't". */
   ability: boolean;
   past: boolean;
   progressive: boolean;
