@@ -149,6 +149,7 @@ describe('questions about the user in any wording (word meaning from the static 
     "Need my sister's address again",
     'I need to know which train I usually take',
     'What was my old job before this one?',
+    "Where'd we go for our anniversary?",
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });

@@ -171,9 +171,12 @@ const AUXILIARY = String.raw`(?:do|does|did|am|are|was|were|will|have|has|had|is
 const LEAD_IN = String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:so|and|but|hey|ok|okay)?\s*(?:(?:can you |could you )?(?:remind|tell) me|do you (?:know|remember))?[,:]?\s*`;
 /** "Do I …?", "Am I …?", "Did we …?" */
 const YES_NO_ABOUT_USER = new RegExp(String.raw`${LEAD_IN}${AUXILIARY}\s+${SUBJECT}\b`, 'iu');
-/** "Which company do I work for?", "Who … am I close with?", "When is … I'm …", "On which day do we …?" */
+/**
+ * "Which company do I work for?", "Who … am I close with?", "When is … I'm …", "On which day do
+ * we …?", "Where'd I move to?"
+ */
 const WH_ABOUT_USER = new RegExp(
-  String.raw`${LEAD_IN}(?:(?:on|in|at|with|for|to|from)\s+)?(?:what|which|who|whom|whose|where|when|how)\b[^?.!]{0,40}?\b(?:${AUXILIARY}\s+${SUBJECT}\b|${SUBJECT}(?:['’]m|['’]re|['’]ve| am| are| have)\b)`,
+  String.raw`${LEAD_IN}(?:(?:on|in|at|with|for|to|from)\s+)?(?:what|which|who|whom|whose|where|when|how)(?:['’]d\s+${SUBJECT}\b|\b[^?.!]{0,40}?\b(?:${AUXILIARY}\s+${SUBJECT}\b|${SUBJECT}(?:['’]m|['’]re|['’]ve| am| are| have)\b))`,
   'iu',
 );
 /** "Remind me which gym I go to", "do you know what car we drive": indirect, declarative order. */
