@@ -196,6 +196,8 @@ const THERE_ABOUT_USER = new RegExp(
  * something people state about themselves.
  */
 const FIRST_PERSON = /\b(?:i|me|my|we|us|our)\b/iu;
+/** "What keeps us from reaching absolute zero?", "what helps me focus": how the world works. */
+const ENABLES_US = /\b(?:keeps?|stops?|prevents?|lets?|allows?|helps?)\s+(?:me|us)\b/iu;
 /** A task about the user's own people or things is short ("list my pets"). */
 const TASK_MAX_CONTENT_WORDS = 4;
 /** No verb of its own, a possessive, a question mark: "partner's name?", "my kids' ages?". */
@@ -280,7 +282,13 @@ function isFragmentQuestion(head: string, ctx: GateContext): boolean {
 }
 
 function isFirstPersonQuestion(head: string, ctx: GateContext): boolean {
-  if (!ctx.relationsOf || !FIRST_PERSON.test(head) || ADVICE.test(head) || HOW_DO_I.test(head))
+  if (
+    !ctx.relationsOf ||
+    !FIRST_PERSON.test(head) ||
+    ADVICE.test(head) ||
+    HOW_DO_I.test(head) ||
+    ENABLES_US.test(head)
+  )
     return false;
   const best = ctx.relationsOf(head)[0];
   return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
