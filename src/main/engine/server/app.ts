@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ErrorCode } from '../../../shared/errors.ts';
 import type { Activity } from '../activity.ts';
 import { CairnError } from '../errors.ts';
@@ -76,8 +76,14 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
     options.background ??
     createBackgroundTasks(services.logger.child('jobs'), { activity: options.activity });
   const writer = options.transcriptWriter ?? createInlineTranscriptWriter(services.db);
+  const httpLog = services.logger.child('http');
+  const fastifyLog: FastifyBaseLogger = httpLog.pino;
   const app = Fastify({
-    logger: false,
+    // fastify's own lines (an error after a reply was sent, a broken stream) go through the
+    // engine's pino instance with its redaction. Its two lines per request are off: they would
+    // double the one below, and Cairn's names the route pattern, never the URL.
+    loggerInstance: fastifyLog,
+    disableRequestLogging: true,
     bodyLimit: options.bodyLimit ?? 1 * MiB,
     // Keep-alive clients (every OpenAI SDK) reuse the connection between calls.
     keepAliveTimeout: 65_000,
@@ -131,7 +137,6 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
     });
   }
 
-  const httpLog = services.logger.child('http');
   registerErrorHandler(app, httpLog);
   if (httpLog.level === 'debug') {
     // Method, route, status and time only: never bodies or headers.
