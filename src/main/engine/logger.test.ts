@@ -95,8 +95,14 @@ describe('logger redaction by path', () => {
         headers: { authorization: '[redacted]', 'x-api-key': '[redacted]', accept: '*/*' },
       },
     });
-    for (const depth of [1, 2, 3, MAX_FIELD_DEPTH]) {
-      logger.info('deep', { deep: nestedAt(depth - 1, 'token', `sk-depth-${depth}`) });
+    // Every name on the list, at every depth a line writes (the deepest one included).
+    for (let depth = 1; depth <= MAX_FIELD_DEPTH; depth++) {
+      for (const name of SECRET_FIELDS) {
+        logger.info('deep', { deep: nestedAt(depth - 1, name, `sk-depth-${depth}`) });
+        let rec: unknown = last().deep;
+        for (let i = 1; i < depth; i++) rec = (rec as { a: unknown }).a;
+        expect(rec).toEqual({ [name]: '[redacted]' });
+      }
     }
     for (const secret of ['sk-nested', 'sk-in-array', 'Bearer z', 'sk-header', 'sk-depth']) {
       expect(all()).not.toContain(secret);
