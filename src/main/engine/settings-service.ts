@@ -27,7 +27,6 @@ export function createSettingsService(options: SettingsServiceOptions): Settings
   const loaded = loadSettings(options.db);
   if (loaded.dropped.length > 0) {
     log.warn('stored settings were invalid or unknown; using defaults for them', {
-      // not `keys`: the logger redacts any field whose name contains "key"
       settings: loaded.dropped,
     });
   }
