@@ -87,8 +87,7 @@ const REPORTING_VERBS = new Set([
 const HEDGES = new Set(['think', 'guess', 'reckon', 'suppose', 'believe']);
 /** Verbs of intention: "I plan to / want to / hope to <verb>" is a plan. */
 const INTENT_VERBS = new Set(['plan', 'want', 'intend', 'aim', 'hope', 'decide', 'need']);
-const CONNECTORS = new Set([
-  ',',
+const BOUNDARY_WORDS = new Set([
   'and',
   'but',
   'so',
@@ -100,18 +99,13 @@ const CONNECTORS = new Set([
   'while',
   'whereas',
   'that',
-  'when',
-  'now',
-  'then',
-  'also',
-  'and',
   'or',
   'if',
   'unless',
-  '-',
-  '—',
-  '–',
+  'when',
 ]);
+/** What may stand between two clauses: the boundary words, commas, dashes, "now", "then", "also". */
+const CONNECTORS = new Set([...BOUNDARY_WORDS, ',', 'now', 'then', 'also', '-', '—', '–']);
 const LEADING_FILLERS = new Set([
   'so',
   'also',
@@ -220,24 +214,6 @@ function startsClause(toks: Tok[], i: number): boolean {
   }
   return false;
 }
-
-const BOUNDARY_WORDS = new Set([
-  'and',
-  'but',
-  'so',
-  'because',
-  'cause',
-  'since',
-  'although',
-  'though',
-  'while',
-  'whereas',
-  'that',
-  'or',
-  'if',
-  'unless',
-  'when',
-]);
 
 /** Adverbs that may sit between a comma and a second predicate ("..., just finished X"). */
 const PREDICATE_ADVERBS = new Set(['just', 'finally', 'also', 'then', 'since', 'recently']);
