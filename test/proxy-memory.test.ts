@@ -1,3 +1,4 @@
+import { toolCallCompletion } from './helpers/scripted-upstream.ts';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
@@ -128,31 +129,7 @@ describe('proxy with memory', () => {
 
   it('records only the answer of a tool-result continuation (its user turn is already recorded)', async () => {
     const conv = { 'X-Osaurus-Conversation-Id': 'tools-1' };
-    h.upstream.enqueue(
-      {
-        kind: 'json',
-        body: {
-          id: 'x',
-          object: 'chat.completion',
-          created: 0,
-          model: 'm',
-          choices: [
-            {
-              index: 0,
-              message: {
-                role: 'assistant',
-                content: null,
-                tool_calls: [
-                  { id: 't1', type: 'function', function: { name: 'weather', arguments: '{}' } },
-                ],
-              },
-              finish_reason: 'tool_calls',
-            },
-          ],
-        },
-      },
-      { kind: 'chat', content: 'It is sunny.' },
-    );
+    h.upstream.enqueue(toolCallCompletion('weather'), { kind: 'chat', content: 'It is sunny.' });
     const user = { role: 'user' as const, content: 'Weather for the bees?' };
     await client.chat.completions.create(
       { model: 'scripted-model', messages: [user] },

@@ -2,6 +2,7 @@
 // unchanged when the client re-sends it, so the upstream sees each earlier request's messages as
 // an exact prefix of the next one; tool-only continuations get no fresh block; every response
 // to a request with the agent header says what memory did.
+import { toolCallCompletion } from './helpers/scripted-upstream.ts';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
@@ -77,28 +78,7 @@ describe('sticky memory (chat completions)', () => {
   });
 
   it('adds no fresh block to a tool-only continuation but keeps the block of its user message', async () => {
-    h.upstream.enqueue({
-      kind: 'json',
-      body: {
-        id: 'x',
-        object: 'chat.completion',
-        created: 0,
-        model: 'm',
-        choices: [
-          {
-            index: 0,
-            message: {
-              role: 'assistant',
-              content: null,
-              tool_calls: [
-                { id: 't1', type: 'function', function: { name: 'hive', arguments: '{}' } },
-              ],
-            },
-            finish_reason: 'tool_calls',
-          },
-        ],
-      },
-    });
+    h.upstream.enqueue(toolCallCompletion('hive'));
     const user = { role: 'user' as const, content: 'Do you remember what I named my hive?' };
     const headers = { 'X-Osaurus-Agent-Id': 'sticky', 'X-Osaurus-Conversation-Id': 'tools-chat' };
     await client.chat.completions.create(

@@ -67,6 +67,30 @@ export type ScriptedResponse =
 
 export type Responder = (request: RecordedRequest) => ScriptedResponse;
 
+/** A chat completion that only calls the tool `name` (no arguments, finish_reason tool_calls). */
+export function toolCallCompletion(name: string): ScriptedResponse {
+  return {
+    kind: 'json',
+    body: {
+      id: 'x',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 't1', type: 'function', function: { name, arguments: '{}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
+      ],
+    },
+  };
+}
+
 export interface ScriptedUpstream {
   /** Base URL with the `/v1` prefix, as an OpenAI client or Cairn expects it. */
   url: string;
