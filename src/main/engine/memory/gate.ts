@@ -5,7 +5,7 @@
 import type { MemorySection } from '../../../shared/api.ts';
 import type { Logger } from '../logger.ts';
 import type { UpstreamClient } from '../services.ts';
-import { STOP_WORDS, queryTerms, words } from '../text/text.ts';
+import { FIRST_PERSON, STOP_WORDS, queryTerms, words } from '../text/text.ts';
 
 export type GateMode = 'off' | 'heuristic' | 'llm';
 
@@ -189,13 +189,6 @@ const THERE_ABOUT_USER = new RegExp(
   String.raw`${LEAD_IN}(?:is|are|was|were) there\b[^?.!]{0,60}\b${SUBJECT}\b`,
   'iu',
 );
-/**
- * Any other question in the first person ("What animals live with us?", "Who lives with me?",
- * "What food could send me to hospital?", "my afternoon pick-me-up?"). Said of the world as
- * often as of the user ("What would help me sleep?"), so these need a clearer pointer to
- * something people state about themselves.
- */
-const FIRST_PERSON = /\b(?:i|me|my|we|us|our)\b/iu;
 /** "What keeps us from reaching absolute zero?", "what helps me focus": how the world works. */
 const ENABLES_US = /\b(?:keeps?|stops?|prevents?|lets?|allows?|helps?)\s+(?:me|us)\b/iu;
 /** A task about the user's own people or things is short ("list my pets"). */
@@ -281,6 +274,12 @@ function isFragmentQuestion(head: string, ctx: GateContext): boolean {
   return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
 }
 
+/**
+ * Any other question in the first person ("What animals live with us?", "Who lives with me?",
+ * "What food could send me to hospital?", "my afternoon pick-me-up?"). Said of the world as
+ * often as of the user ("What would help me sleep?"), so these need a clearer pointer to
+ * something people state about themselves.
+ */
 function isFirstPersonQuestion(head: string, ctx: GateContext): boolean {
   if (
     !ctx.relationsOf ||

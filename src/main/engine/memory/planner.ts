@@ -19,7 +19,7 @@ import {
   type SearchDeps,
 } from './search.ts';
 import { neutraliseLine } from './neutralise.ts';
-import { jaccard, queryTerms, words, wordSet } from '../text/text.ts';
+import { FIRST_PERSON, jaccard, queryTerms, words, wordSet } from '../text/text.ts';
 import { countTokens, truncateToTokens } from './tokens.ts';
 
 export interface PlanInput {
@@ -70,8 +70,6 @@ const BY_MEANING_SELF = 8;
 const MEANING_POOL = 32;
 /** The user's own facts that may follow the ones a personal question asks about. */
 const PROFILE_FACTS = 12;
-/** The message is about the user (or their household): first person. */
-const ABOUT_THE_USER = /\b(?:i|i['’]m|i['’]ve|me|my|mine|myself|we|us|our|ours)\b/iu;
 /** Typed facts of the asked relations put first, at most. */
 const TYPED_FACTS = 6;
 
@@ -191,7 +189,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     // A question about the user's own life asked in words no fact shares ("What's my other
     // half's name?"): the user's other facts follow, most salient first, in the room the
     // facts' share of the budget leaves (a profile, as a person who knows them would recall).
-    if (hasFacts && ABOUT_THE_USER.test(message)) {
+    if (hasFacts && FIRST_PERSON.test(message)) {
       const shown = new Set(relevant.map((h) => h.id));
       for (const h of userFactHits(deps, agentId, PROFILE_FACTS)) {
         if (!shown.has(h.id)) relevant.push(h);
@@ -247,7 +245,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       // A question about the user: what they said of themselves is what it needs, whatever
       // words it shares, so those turns go first and the lexical lines fill the room after
       // them. About someone else (a named person of a labelled log), the shared words lead.
-      if (ABOUT_THE_USER.test(message)) lines.unshift(...ranked.slice(0, BY_MEANING_SELF));
+      if (FIRST_PERSON.test(message)) lines.unshift(...ranked.slice(0, BY_MEANING_SELF));
       else lines.push(...ranked.slice(0, BY_MEANING));
     }
     // The user's own earlier message with the same words (the question asked again) is no

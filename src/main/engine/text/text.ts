@@ -23,6 +23,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 );
 
 const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The writer or their household in a message: "I", "me", "my", "we", "us", "our"... */
+export const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours)\b/iu;
 const MAX_TERMS = 24;
 
 /** Lower-cased word tokens, split like FTS5's unicode61 tokenizer (letters and digits). */
