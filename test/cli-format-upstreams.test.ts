@@ -11,6 +11,7 @@ import { tempDir } from './helpers/temp-db.ts';
 let upstream: ScriptedUpstream;
 let child: ChildProcess;
 let url: string;
+let stderr: () => string;
 let cleanup: () => void;
 const token = 'cli-formats-token';
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
   upstream = await startScriptedUpstream();
   const dir = tempDir();
   cleanup = dir.cleanup;
-  ({ child, url } = await startServeChild({
+  ({ child, url, stderr } = await startServeChild({
     dataDir: dir.dir,
     dbKey: randomBytes(32).toString('hex'),
     token,
@@ -45,6 +46,11 @@ const post = (path: string, body: unknown, headers: Record<string, string>) =>
   });
 
 describe('cairn serve with per-format upstreams', () => {
+  it('starts without a Node or library warning (deprecations included)', () => {
+    // Node prints process warnings as "(node:<pid>) [CODE] …Warning: …" on stderr.
+    expect(stderr()).not.toMatch(/\(node:\d+\)|Warning:/u);
+  });
+
   it('passes Anthropic Messages to CAIRN_ANTHROPIC_URL with CAIRN_ANTHROPIC_API_KEY', async () => {
     upstream.enqueueAt('/v1/messages', { kind: 'json', body: { type: 'message', content: [] } });
     const res = await post(

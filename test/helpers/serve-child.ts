@@ -21,7 +21,7 @@ export interface ServeChildOptions {
 
 export function startServeChild(
   options: ServeChildOptions,
-): Promise<{ child: ChildProcess; url: string }> {
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(
     nodeBin,
     [
@@ -59,7 +59,7 @@ export function startServeChild(
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolvePromise({ child, url: m[1]! });
+        resolvePromise({ child, url: m[1]!, stderr: () => err });
       }
     });
     child.on('exit', (code) => {

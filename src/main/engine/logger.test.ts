@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createLogger, MAX_FIELD_DEPTH, SECRET_FIELDS, type LogLevel } from './logger.ts';
 
@@ -242,7 +242,10 @@ describe('logger URLs and errors', () => {
 describe('fastify logging through the same pino instance', () => {
   async function appWith(level: LogLevel) {
     const { logger, lines, all } = capture(level);
-    const app = Fastify({ loggerInstance: logger.child('http').pino, disableRequestLogging: true });
+    const app = Fastify({
+      loggerInstance: logger.child('http').pino,
+      logController: new LogController({ disableRequestLogging: true }),
+    });
     app.get('/seen', async (request) => {
       request.log.info({ req: request }, 'seen');
       return { ok: true };

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { ErrorCode } from '../../../shared/errors.ts';
 import type { Activity } from '../activity.ts';
 import { CairnError } from '../errors.ts';
@@ -83,7 +83,7 @@ export function buildApp(services: EngineServices, options: AppOptions = {}): Fa
     // engine's pino instance with its redaction. Its two lines per request are off: they would
     // double the one below, and Cairn's names the route pattern, never the URL.
     loggerInstance: fastifyLog,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? 1 * MiB,
     // Keep-alive clients (every OpenAI SDK) reuse the connection between calls.
     keepAliveTimeout: 65_000,
