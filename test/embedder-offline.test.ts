@@ -72,6 +72,34 @@ describe('static word vectors while the sentence model is unavailable', () => {
     expect(res.body.results.map((r) => r.content)).toEqual(['I switched to green tea last winter']);
   });
 
+  it('a question about who the user is also gets what they said of themselves in passing', async () => {
+    // Stored without extraction: no fact says it, only the user's own words do.
+    const agent = 'offline-identity';
+    const ingest = await h.api('POST', '/memory/ingest', {
+      agent_id: agent,
+      conversation_id: 'passing',
+      skip_extraction: true,
+      turns: [
+        {
+          user: 'Since we relocated to Valencia the flat gets far too hot in August. Which fan is quietest?',
+          assistant: 'A pedestal fan with a DC motor is the quietest kind.',
+        },
+        {
+          user: 'Write a regex that matches an ISO date.',
+          assistant: 'Use ^\\d{4}-\\d{2}-\\d{2}$.',
+        },
+      ],
+    });
+    expect(ingest.status).toBe(200);
+    await h.idle();
+    const res = await h.api<{ section: string; block: string }>('POST', '/memory/context', {
+      agent_id: agent,
+      message: 'Where do I live?',
+    });
+    expect(res.body.section).toBe('identity');
+    expect(res.body.block).toContain('relocated to Valencia');
+  });
+
   it('POST /memory/embedder/retry tries the model again now (202) and needs the token', async () => {
     const res = await h.api<EmbedderStateDto>('POST', '/memory/embedder/retry');
     expect(res.status).toBe(202);

@@ -151,7 +151,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
   }
   if (about.lines.length > 0) groups.push(about);
 
-  let transcriptWanted = 0;
+  let transcriptWanted: number;
   if (section === 'identity') {
     // The facts the question asks about by relation first ("Where do I live?" → lives_in),
     // then the agent's most salient ones.
@@ -163,7 +163,13 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
         .filter((h) => !typedIds.has(h.id))
         .map((h): RankedHit => ({ ...h, scope: 'pinned' })),
     ];
-    groups.push(hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)));
+    // What they said of themselves in passing follows, when extraction did not catch it
+    // ("coming off three nights on the ward" for "What do I do for a living?").
+    groups.push({
+      ...hitGroup(SECTION_TITLES.pinned, facts, (h) => plainLine(h.content)),
+      ...(input.presence?.transcript === false ? {} : { share: PRIMARY_SHARE }),
+    });
+    transcriptWanted = COMPLEMENT_LINES;
   } else if (section === 'pinned') {
     const hasFacts = input.presence?.pinned ?? true;
     const asked = askedRelations(input.relations);
