@@ -137,6 +137,15 @@ export async function startLocomoEngine(mode: LocomoMode): Promise<EngineHarness
   return h;
 }
 
+/**
+ * Called before each session of a conversation is ingested (locomo-large stores other chat
+ * of the same agent between the sessions, as a long-lived memory holds it).
+ */
+export type BeforeSession = (
+  agent: string,
+  session: { n: number; date: string; turns: Turn[] },
+) => Promise<void>;
+
 export interface IngestedConversation {
   conv: Conversation;
   agent: string;
@@ -154,6 +163,7 @@ export async function ingestLocomo(
   data: Conversation[],
   mode: LocomoMode,
   agentPrefix = 'locomo-',
+  beforeSession?: BeforeSession,
 ): Promise<IngestedConversation[]> {
   const { skipExtraction } = LOCOMO_MODES[mode];
   const ingested: IngestedConversation[] = [];
@@ -162,6 +172,7 @@ export async function ingestLocomo(
     const idOf = new Map<string, number>();
     const textOf = new Map<string, string>();
     for (const s of sessions(conv)) {
+      await beforeSession?.(agent, s);
       const conversationId = `${conv.sample_id}-session-${s.n}`;
       const pairs: { user: string; assistant: string }[] = [];
       for (let i = 0; i < s.turns.length; i += 2) {
@@ -201,7 +212,7 @@ export async function ingestLocomo(
 }
 
 /** Polls the diagnostics until no signal of the agent is pending or being processed. */
-async function waitForDistilled(h: EngineHarness, agent: string): Promise<void> {
+export async function waitForDistilled(h: EngineHarness, agent: string): Promise<void> {
   await pollUntil(async () => {
     await h.idle();
     const d = await h.api<DiagnosticsResponse>('GET', '/memory/diagnostics?limit=500');
@@ -272,24 +283,16 @@ async function measureLocomo(data: Conversation[], mode: LocomoMode): Promise<Lo
       const baseline = createPlainBm25Baseline(h.services.db);
       for (const [qi, qa] of conv.qa.entries()) {
         if (qa.category === 5) continue;
-        const evidence = qa.evidence.map((e) => idOf.get(e)).filter((x): x is number => !!x);
+        const evidence = evidenceIds(qa, idOf);
         if (evidence.length === 0) continue;
         questions++;
         cq++;
-        const res = await h.api<SearchResponse>('POST', '/memory/search', {
-          agent_id: agent,
-          scope: 'transcript',
-          query: qa.question,
-          top_k: 10,
-        });
-        if (res.status !== 200) throw new Error(`search failed: ${JSON.stringify(res.body)}`);
-        const ids = res.body.results.map((r) => r.id);
-        const found = (k: number) => evidence.filter((e) => ids.slice(0, k).includes(e)).length;
-        r5 += found(5) / evidence.length;
-        r10 += found(10) / evidence.length;
-        cr10 += found(10) / evidence.length;
-        if (found(10) > 0) hit10++;
-        resultTokens += countTokens(res.body.results.map((r) => r.content).join('\n'));
+        const searched = await searchEvidence(h, agent, qa.question, evidence);
+        r5 += searched.recall(5);
+        r10 += searched.recall(10);
+        cr10 += searched.recall(10);
+        if (searched.recall(10) > 0) hit10++;
+        resultTokens += searched.resultTokens;
 
         const match = buildMatchExpression([...new Set(words(qa.question))]);
         const base = match === null ? [] : baseline.search({ agentId: agent, match, limit: 10 });
@@ -297,20 +300,8 @@ async function measureLocomo(data: Conversation[], mode: LocomoMode): Promise<Lo
         baseR10 += baseFound / evidence.length;
         if (baseFound > 0) baseHit10++;
 
-        // The same question through the proxy; the recorded turn is removed afterwards so
-        // that questions never find each other.
-        const conversationId = `bench-question-${qi}`;
-        const block = await proxiedBlock(h, agent, conversationId, qa.question);
-        await h.idle();
-        deleteConversation(h.services.db, agent, conversationId);
-        const evidenceTexts = qa.evidence.map((e) => textOf.get(e)).filter((x): x is string => !!x);
-        const holdsEvidence = (text: string): boolean => {
-          const b = norm(text);
-          const answer = qa.answer === undefined ? '' : norm(String(qa.answer));
-          return (
-            evidenceTexts.some((t) => b.includes(norm(t))) || (answer !== '' && b.includes(answer))
-          );
-        };
+        const block = await askThroughProxy(h, agent, qi, qa.question);
+        const holdsEvidence = evidenceTest(qa, textOf);
         if (block !== '') {
           injected++;
           const tokens = countTokens(block);
@@ -501,6 +492,65 @@ export async function runLocomoBench(
     `  took: ingest ${both((x) => x.seconds.ingest.toFixed(1))} s; questions ${both((x) => x.seconds.questions.toFixed(1))} s; ` +
       `the rest ${both((x) => x.seconds.rest.toFixed(1))} s${formatSteal(steal())}`,
   );
+}
+
+/** The transcript row ids of a question's evidence turns that were stored. */
+export function evidenceIds(qa: Qa, idOf: ReadonlyMap<string, number>): number[] {
+  return qa.evidence.map((e) => idOf.get(e)).filter((x): x is number => !!x);
+}
+
+/**
+ * POST /memory/search (transcript, top_k 10) for a question: `recall(k)` is the share of the
+ * evidence rows among the first k results; `resultTokens` what the 10 results cost.
+ */
+export async function searchEvidence(
+  h: EngineHarness,
+  agent: string,
+  question: string,
+  evidence: readonly number[],
+): Promise<{ recall(k: number): number; resultTokens: number }> {
+  const res = await h.api<SearchResponse>('POST', '/memory/search', {
+    agent_id: agent,
+    scope: 'transcript',
+    query: question,
+    top_k: 10,
+  });
+  if (res.status !== 200) throw new Error(`search failed: ${JSON.stringify(res.body)}`);
+  const ids = res.body.results.map((r) => r.id);
+  return {
+    recall: (k) => evidence.filter((e) => ids.slice(0, k).includes(e)).length / evidence.length,
+    resultTokens: countTokens(res.body.results.map((r) => r.content).join('\n')),
+  };
+}
+
+/**
+ * The question through the proxy, its memory block returned once the turn is recorded; the
+ * recorded turn is removed afterwards so that questions never find each other.
+ */
+export async function askThroughProxy(
+  h: EngineHarness,
+  agent: string,
+  qi: number,
+  question: string,
+): Promise<string> {
+  const conversationId = `bench-question-${qi}`;
+  const block = await proxiedBlock(h, agent, conversationId, question);
+  await h.idle();
+  deleteConversation(h.services.db, agent, conversationId);
+  return block;
+}
+
+/** Whether a block holds one of the question's evidence turns (or its answer). */
+export function evidenceTest(
+  qa: Qa,
+  textOf: ReadonlyMap<string, string>,
+): (block: string) => boolean {
+  const evidenceTexts = qa.evidence.map((e) => textOf.get(e)).filter((x): x is string => !!x);
+  return (text: string): boolean => {
+    const b = norm(text);
+    const answer = qa.answer === undefined ? '' : norm(String(qa.answer));
+    return evidenceTexts.some((t) => b.includes(norm(t))) || (answer !== '' && b.includes(answer));
+  };
 }
 
 /** Sends one user message through the proxy and returns the memory block it was given. */

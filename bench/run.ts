@@ -19,6 +19,12 @@ const modules: { section: string; file: string; name: string; entry: string }[] 
     entry: 'runLocomoLoo',
   },
   {
+    section: 'locomo-large',
+    file: 'locomo-large.ts',
+    name: 'LoCoMo recall in a ~15k-row memory',
+    entry: 'runLocomoLargeBench',
+  },
+  {
     section: 'paraphrase',
     file: 'paraphrase.ts',
     name: 'paraphrase recall, production defaults offline',
