@@ -150,6 +150,11 @@ describe('questions about the user in any wording (word meaning from the static 
     'I need to know which train I usually take',
     'What was my old job before this one?',
     "Where'd we go for our anniversary?",
+    // A conditional or future subject; a relative clause of the user's tastes or doings.
+    "who's the friend I'll stay with in Lyon?",
+    "Recommend a novel I'd probably enjoy",
+    "Suggest a weekend trip we'd both love",
+    "Find a podcast to help with the language I'm learning",
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -191,6 +196,11 @@ describe('questions about the user in any wording (word meaning from the static 
     'I need to know how to center a div',
     'Need my code reviewed',
     'What is the command I run to list docker containers?',
+    'Which library lets me draw charts in React?',
+    'Which shortcut takes me to the end of the line in bash?',
+    "I'd like you to explain how TCP handshakes work",
+    "I'd love a quick summary of the French revolution",
+    "Explain the language I'm about to paste",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -99,6 +99,14 @@ const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b
 const PERSONALISED =
   /\b(?:(?:suits?|fits?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences)|(?:i|we) can (?:actually |safely |still )?(?:eat|drink|have)|won['’]t (?:hurt|upset|harm|make (?:me|us) (?:sick|ill))(?: me| us)?|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
+/**
+ * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
+ * artists I'd probably love", "a getaway we'd both enjoy", "a film for the language I'm
+ * studying". Whatever the verb of the request, it needs what memory knows of them.
+ */
+const FITTED_TO_USER =
+  /(?<=\p{L}\s)(?:i|we)(?:['’]d| would) (?:\p{L}+ )?(?:love|like|enjoy|appreciate)(?! (?:to|you|it if|if)\b)|\bthe [\p{L}-]+ (?:i|we)(?:['’]m|['’]re| am| are) (?:currently |now |still )?(?:studying|learning|reading|playing|using|taking|practi[sc]ing|training for|saving for)\b/iu;
+
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
   /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+)?(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+)|suggest (?:a|an|some)|recommend (?:a|an|some)|design|outline|plan a|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
@@ -134,6 +142,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     (PERSONALISED.test(text) || asksForOwnPeopleOrThings(text, ctx))
   )
     return 'pinned';
+  if (FITTED_TO_USER.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   if (task && !named && !recall) return 'none';
 
   if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
@@ -173,10 +182,10 @@ const LEAD_IN = String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:so|and|but|hey|ok|okay
 const YES_NO_ABOUT_USER = new RegExp(String.raw`${LEAD_IN}${AUXILIARY}\s+${SUBJECT}\b`, 'iu');
 /**
  * "Which company do I work for?", "Who … am I close with?", "When is … I'm …", "On which day do
- * we …?", "Where'd I move to?"
+ * we …?", "Where'd I move to?", "Who's the friend I'll stay with?"
  */
 const WH_ABOUT_USER = new RegExp(
-  String.raw`${LEAD_IN}(?:(?:on|in|at|with|for|to|from)\s+)?(?:what|which|who|whom|whose|where|when|how)(?:['’]d\s+${SUBJECT}\b|\b[^?.!]{0,40}?\b(?:${AUXILIARY}\s+${SUBJECT}\b|${SUBJECT}(?:['’]m|['’]re|['’]ve| am| are| have)\b))`,
+  String.raw`${LEAD_IN}(?:(?:on|in|at|with|for|to|from)\s+)?(?:what|which|who|whom|whose|where|when|how)(?:['’]d\s+${SUBJECT}\b|\b[^?.!]{0,40}?\b(?:${AUXILIARY}\s+${SUBJECT}\b|${SUBJECT}(?:['’]m|['’]re|['’]ve|['’]d|['’]ll| am| are| have| would| will)\b))`,
   'iu',
 );
 /** "Remind me which gym I go to", "do you know what car we drive": indirect, declarative order. */
