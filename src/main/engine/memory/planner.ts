@@ -61,7 +61,7 @@ const RELATIONS_ASKED = 3;
 /** Conversation turns found by meaning added after the lexical ones (personal questions). */
 const BY_MEANING = 3;
 /** …and for a question about the user, put first (their own words about themselves). */
-const BY_MEANING_SELF = 8;
+const BY_MEANING_SELF = 12;
 /**
  * Turns found by meaning are fetched from the vector index this many at a time and re-ranked
  * at their closest sentence: the whole-message vector finds the neighbourhood, the sentence
