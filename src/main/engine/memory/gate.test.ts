@@ -152,6 +152,10 @@ describe('questions about the user in any wording (word meaning from the static 
     "Where'd we go for our anniversary?",
     // A conditional or future subject; a relative clause of the user's tastes or doings.
     "who's the friend I'll stay with in Lyon?",
+    // "the" someone or something of theirs, and nothing more.
+    "What's the dog called again?",
+    "who's the new boss?",
+    'when is the trip?',
     "Recommend a novel I'd probably enjoy",
     "Suggest a weekend trip we'd both love",
     "Find a podcast to help with the language I'm learning",
@@ -201,6 +205,11 @@ describe('questions about the user in any wording (word meaning from the static 
     "I'd like you to explain how TCP handshakes work",
     "I'd love a quick summary of the French revolution",
     "Explain the language I'm about to paste",
+    'What is the average lifespan of a cat?',
+    "What's the dog breed that sheds least?",
+    "What's the car with the best mileage?",
+    "What's the weather like?",
+    "Who's the president?",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

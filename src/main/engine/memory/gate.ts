@@ -157,7 +157,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     !AT_HAND.test(text)
   )
     return 'pinned';
-  if (!task && asksAboutOwnLife(text, ctx)) return 'pinned';
+  if (!task && (asksAboutOwnLife(text, ctx) || asksAboutTheirOwnThing(text, ctx))) return 'pinned';
   return 'none';
 }
 
@@ -299,6 +299,22 @@ function isFirstPersonQuestion(head: string, ctx: GateContext): boolean {
   )
     return false;
   const best = ctx.relationsOf(head)[0];
+  return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
+}
+
+/**
+ * "What's the dog called again?", "who's the new boss?", "when's the trip?": a short question
+ * about "the" someone or something and nothing more (no "of …", no "that …", no superlative).
+ * In general knowledge, such a noun comes with what pins it down ("the capital of Peru", "the
+ * longest river"); alone, it is one the asker and their memory share.
+ */
+const DEFINITE_SHORT =
+  /^\s*(?:\p{L}+,?\s+)?(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich)(?:['’]s|\s+is|\s+are|\s+was)\s+the\s+(?:\p{Ll}[\p{L}-]*\s+)?\p{Ll}[\p{L}-]*(?:['’]s?)?(?:\s+(?:names?|called|named|again|now|these days|nowadays|located|like|going to be|at the moment|right now|today|this year))*\s*\??\s*$/u;
+const SUPERLATIVE = /\b(?:\p{L}+est|most|best|worst|least)\b/iu;
+
+function asksAboutTheirOwnThing(text: string, ctx: GateContext): boolean {
+  if (!ctx.relationsOf || !DEFINITE_SHORT.test(text) || SUPERLATIVE.test(text)) return false;
+  const best = ctx.relationsOf(text)[0];
   return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
 }
 
