@@ -152,6 +152,10 @@ describe('questions about the user in any wording (word meaning from the static 
     "Where'd we go for our anniversary?",
     // A conditional or future subject; a relative clause of the user's tastes or doings.
     "who's the friend I'll stay with in Lyon?",
+    // Asking what memory holds; a day of the team's (not a deployment problem).
+    'is there anything medical you know about me?',
+    'can you recall where I work?',
+    "what's our deploy day?",
     // "the" someone or something of theirs, and nothing more.
     "What's the dog called again?",
     "who's the new boss?",
@@ -210,6 +214,9 @@ describe('questions about the user in any wording (word meaning from the static 
     "What's the car with the best mileage?",
     "What's the weather like?",
     "Who's the president?",
+    'Do you recall who won the 1998 World Cup?',
+    'Anything you know about the history of tea?',
+    "What's the deploy command for Vercel?",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -50,7 +50,7 @@ const EPISODE_DATED =
 
 /** Recall phrasings that are about the user by construction. */
 const RECALL =
-  /\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all) you (?:know|remember) about (?:me|my|us|our|him|her|them)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!to\b)|the name|my|our))\b/iu;
+  /\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!to\b)|the name|my|our))\b/iu;
 /** Recall phrasings that are just as common in general questions ("remind me how derivatives
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
@@ -62,7 +62,7 @@ const PERSONAL =
 /** Asking for help or advice about something ("why is my build slow", "how do I...") is a
  *  general question even when it says "my". */
 const ADVICE =
-  /^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|should (?:i|we)\b|is it\b)|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|errors?|exceptions?|traceback|crash\w*|fail\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|install\w*|compil\w+|deploy\w*|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|exit code|what does (?:that|this|it) mean)\b/iu;
+  /^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|should (?:i|we)\b|is it\b)|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|errors?|exceptions?|traceback|crash\w*|fail\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|exit code|what does (?:that|this|it) mean)\b/iu;
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
  *  have I read", "what medication am I taking", "the plan we made", "what did the doctor
  *  tell me". */
