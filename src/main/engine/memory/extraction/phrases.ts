@@ -2,6 +2,7 @@
 // every rule, so a noun phrase or a subject is read one way everywhere.
 import type { Clause, Subject } from './clause.ts';
 import type { Tok } from './nlp.ts';
+import { singular } from './vocabulary.ts';
 
 export interface Phrase {
   /** Without a leading article ("green tea", "Honda Civic"). */
@@ -14,6 +15,12 @@ export interface Phrase {
   proper: boolean;
   /** Started with "no" ("I have no pets"). */
   none: boolean;
+  /**
+   * Said of one countable thing or of several: an article, a possessive or a number before
+   * it, or a plural head ("a dog", "our cat", "two hens", "chickens"). A bare singular is a
+   * mass or generic use ("leftover roast chicken", "some lamb"). Names count as countable.
+   */
+  countable: boolean;
 }
 
 const PHRASE_BREAKERS = new Set([
@@ -87,8 +94,11 @@ export function nounPhrase(toks: readonly Tok[], from: number): Phrase | null {
     none = true;
     i++;
   }
+  let determined = false;
   while (toks[i] && (ARTICLES.has(toks[i]!.norm) || toks[i]!.norm in POSSESSIVE_SWAP)) {
     if (toks[i]!.norm in POSSESSIVE_SWAP) words.push(toks[i]!);
+    // "some" before a singular is a quantity of stuff ("some chicken"), not one thing.
+    if (toks[i]!.norm !== 'some' && toks[i]!.norm !== 'any') determined = true;
     i++;
   }
   const start = words.length;
@@ -125,12 +135,14 @@ export function nounPhrase(toks: readonly Tok[], from: number): Phrase | null {
   }
   const head = words.at(-1)!;
   const body = words.slice(start);
+  const proper = body.every((w) => isCapitalised(w) || w.pos === 'NUM' || w.text === '-');
   return {
     text: joinTokens(words.map((w) => ({ ...w, text: swapPronoun(w) }))),
     head: head.norm,
     end: i,
-    proper: body.every((w) => isCapitalised(w) || w.pos === 'NUM' || w.text === '-'),
+    proper,
     none,
+    countable: determined || proper || body[0]!.pos === 'NUM' || singular(head.norm) !== head.norm,
   };
 }
 
@@ -166,6 +178,7 @@ export function properName(toks: readonly Tok[], from: number): Phrase | null {
     end: i,
     proper: true,
     none: false,
+    countable: true,
   };
 }
 

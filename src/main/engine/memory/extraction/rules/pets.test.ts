@@ -16,6 +16,7 @@ describe('petOwned', () => {
       ['User has a collie named Moss [user|pet|Moss]'],
     ],
     ['Brought home a kitten today!', ['User brought home a kitten [user|pet|kitten]']],
+    ["We've got chickens now.", ['User has a chicken [user|pet|chicken]']],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(petOwned, sentence))).toEqual(expected);
   });
@@ -25,6 +26,8 @@ describe('petOwned', () => {
     'My neighbor has a dog.',
     'We adopted a new policy.',
     'I brought home some groceries.',
+    "I've got leftover roast chicken, what's quick?",
+    'We have some lamb in the freezer.',
   ])('nothing from %j', (s) => {
     expect(applyRule(petOwned, s)).toEqual([]);
   });

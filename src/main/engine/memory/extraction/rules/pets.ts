@@ -17,7 +17,8 @@ export function petOwned(c: Clause): TypedFact[] {
   const nps = nounList(rest, rest[0]?.norm === 'got' || broughtHome ? 1 : 0);
   const out: TypedFact[] = [];
   for (const np of nps) {
-    if (np.none || !isSpecies(np.head)) continue;
+    // "leftover roast chicken": an animal word without an article is food or a material.
+    if (np.none || !np.countable || !isSpecies(np.head)) continue;
     const species = singular(np.head);
     const names = namesAfter(rest, np.end);
     if (names.length) {
