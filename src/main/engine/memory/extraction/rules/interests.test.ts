@@ -96,6 +96,7 @@ describe('hobby', () => {
     ['I go climbing on weekends.', ['User goes climbing [user|hobby|climbing]']],
     ['I play tennis with my cousin.', ['User plays tennis [user|hobby|tennis]']],
     ['I do yoga most mornings.', ['User does yoga [user|hobby|yoga]']],
+    ['I do a bit of pottery.', ['User does pottery [user|hobby|pottery]']],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(hobby, sentence))).toEqual(expected);
   });
@@ -196,12 +197,14 @@ describe('hobby: picked up, and chores', () => {
     expect(brief(applyRule(hobby, text))).toEqual([expected]);
   });
 
-  it.each(['I picked up some milk.', "I'm doing the dishes.", "I'm doing keto again."])(
-    'nothing from %j',
-    (text) => {
-      expect(applyRule(hobby, text)).toEqual([]);
-    },
-  );
+  it.each([
+    'I picked up some milk.',
+    "I'm doing the dishes.",
+    "I'm doing keto again.",
+    "We're doing a film evening for friends.",
+  ])('nothing from %j', (text) => {
+    expect(applyRule(hobby, text)).toEqual([]);
+  });
 });
 
 describe('hobbyByFrequency', () => {

@@ -258,8 +258,12 @@ export function hobby(c: Clause): TypedFact[] {
   }
   if (c.verb === 'do' || c.verb === 'practice' || c.verb === 'practise') {
     const np = nounPhrase(rest, 0);
-    // "doing the dishes": a chore with its article, not a pastime.
-    const chore = rest[0]?.norm === 'the' || rest[0]?.norm === 'it';
+    // "doing the dishes", "doing a film evening": a chore or a one-off with its article, not
+    // a pastime (those are done bare: "I do yoga", "we do escape rooms", "a bit of pottery").
+    const quantity = rest[2]?.norm === 'of';
+    const chore =
+      ['the', 'it'].includes(rest[0]?.norm ?? '') ||
+      (!quantity && ['a', 'an'].includes(rest[0]?.norm ?? ''));
     if (!np || np.none || np.proper || chore || isDiet(np.text)) return [];
     return factAbout(c, 'hobby', np.text, `does ${np.text}`, { salience: 0.55 });
   }
