@@ -190,6 +190,89 @@ describe('mmr', () => {
   });
 });
 
+/** `count` user turns of agent `a`, row i reading `lineOf(i)`, in one transaction. */
+function manyTurns(db: Db, count: number, lineOf: (i: number) => string): void {
+  const messages = Array.from({ length: count }, (_, i) => ({
+    role: 'user' as const,
+    content: lineOf(i),
+    createdAt: NOW - DAY,
+  }));
+  db.transaction(() => recordTurn(db, { agentId: 'a', conversationId: 'big', messages }))();
+}
+
+describe('term pruning by the rows a query would have scored', () => {
+  it('counts nothing while the table holds no more rows than a search may score', () => {
+    const { db, deps } = setup();
+    const stats = createTermStats();
+    manyTurns(db, 50, (i) => `Rowan: the weather was sunny ${i}`);
+    expect(matchFor({ ...deps, termStats: stats }, 'transcript', ['rowan', 'sunny'])).toEqual({
+      primary: '"rowan" OR "sunny"',
+      wider: null,
+      large: false,
+    });
+    expect(stats.df.size).toBe(0);
+  });
+
+  it('drops a name found in every row of a 3k-row labelled log, and finds the rare word', async () => {
+    const { db, deps } = setup();
+    const stats = createTermStats();
+    manyTurns(db, 3_000, (i) =>
+      i === 2_500 ? 'Rowan: the axolotl escaped from its tank' : `Rowan: a quiet evening ${i}`,
+    );
+    const withStats = { ...deps, termStats: stats };
+    // 3,001 rows would be scored for "rowan OR axolotl": pruned, though far below 20k rows.
+    expect(matchFor(withStats, 'transcript', ['rowan', 'axolotl'])).toEqual({
+      primary: '"axolotl"',
+      wider: null,
+      large: true,
+    });
+    const r = await searchScope(withStats, {
+      agentId: 'a',
+      scope: 'transcript',
+      query: 'What did Rowan say about the axolotl?',
+      topK: 3,
+    });
+    expect(r[0]?.content).toBe('Rowan: the axolotl escaped from its tank');
+  });
+
+  it('matches every term of a 21k-row memory when together they occur in few rows', () => {
+    const { db, deps } = setup();
+    manyTurns(db, 21_000, (i) =>
+      i < 300
+        ? `a kayak trip ${i}`
+        : i < 500
+          ? `down the river ${i}`
+          : `the weather was sunny ${i}`,
+    );
+    // 500 rows to score: BM25 ranks them all, as it would on a small memory.
+    expect(
+      matchFor({ ...deps, termStats: createTermStats() }, 'transcript', ['kayak', 'river']),
+    ).toEqual({ primary: '"kayak" OR "river"', wider: null, large: false });
+  });
+
+  it('lets the rarest terms match alone while together they fit, and pairs the rest', () => {
+    const { db, deps } = setup();
+    manyTurns(db, 5_000, (i) => {
+      const word =
+        i < 600 ? 'heron' : i < 1_500 ? 'otter' : i < 3_000 ? 'badger' : i < 4_600 ? 'marten' : '';
+      return `seen near the lake ${word} ${i}`;
+    });
+    // 600 + 900 rows fit in one search's scoring; badger (1,500) and marten (1,600) do not.
+    expect(
+      matchFor({ ...deps, termStats: createTermStats() }, 'transcript', [
+        'marten',
+        'badger',
+        'otter',
+        'heron',
+      ]),
+    ).toEqual({
+      primary: '"heron" OR "otter" OR ("badger" AND "marten")',
+      wider: '"heron" OR "otter" OR "badger" OR "marten"',
+      large: true,
+    });
+  });
+});
+
 describe('term statistics on a large memory', () => {
   it('leaves near-ubiquitous terms out of the match and still finds the rare one', async () => {
     const { db, deps } = setup();

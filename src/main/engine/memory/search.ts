@@ -91,10 +91,11 @@ export interface SearchDeps {
 }
 
 /**
- * Cached document frequencies. On a large memory a term found in a good share of all rows
- * ("going", or a speaker's name in a labelled chat log) adds almost nothing to BM25 (its IDF
- * is near zero) but makes FTS5 score tens of thousands of rows; such terms are left out of
- * the MATCH (they still count for the speaker boost). Frequencies move slowly: cached.
+ * Cached document frequencies. A term found in a good share of all rows ("going", or a
+ * speaker's name in a labelled chat log) adds almost nothing to BM25 (its IDF is near zero)
+ * but makes FTS5 score thousands of rows; when a query would have too many rows scored, such
+ * terms are left out of the MATCH (they still count for the speaker boost). Frequencies move
+ * slowly: cached.
  */
 export interface TermStats {
   /** `n`: rows containing the term, counted up to a cap; `capped`: the count hit the cap. */
@@ -107,20 +108,28 @@ export function createTermStats(): TermStats {
 
 const STATS_TTL_MS = 5 * 60_000;
 const STATS_ENTRIES = 20_000;
-/** Below this many rows every term is searched (scoring everything is cheap). */
-const PRUNE_FROM_ROWS = 20_000;
-/** A term in more rows than this share (and at least PRUNE_MIN_DF rows) is left out. */
+/**
+ * How many rows one search may have FTS5 score before its terms are pruned, whatever the
+ * table's size. bm25() costs about 0.4 µs per matched row (measured at 15k rows: 3.6 ms for
+ * the 9k rows a question naming a speaker of a labelled chat log matches; at 100k rows 15 ms
+ * for 38k), so this many cost ~0.8 ms: a quarter of the 3 ms of CPU a whole memory-injected
+ * request may use (issue 11). A query whose terms together occur in fewer rows is matched
+ * with every term OR-ed, exactly as BM25 ranks it.
+ */
+const SCORE_BUDGET = 2_000;
+/** When pruning, a term in more rows than this share (and at least PRUNE_MIN_DF rows) is left out. */
 const PRUNE_SHARE = 0.05;
 const PRUNE_MIN_DF = 2_000;
-/** On a large memory, terms in at most this share of rows (or RARE_MIN_DF) match alone. */
+/** When pruning, terms in at most this share of rows (or RARE_MIN_DF) match alone. */
 const RARE_SHARE = 0.01;
 const RARE_MIN_DF = 100;
-/** On a large memory, at most this many (the rarest) terms are matched. */
+/** When pruning, at most this many (the rarest) terms are matched. */
 const PRUNE_MAX_TERMS = 8;
 /**
- * On a large memory, BM25 ranks only this many of the most recent transcript matches: a
- * query of only common words ("what do Omar and Tamsin have in common?") otherwise scores
- * tens of thousands of rows (measured at 100k rows: 15 ms for 38k matches, 2.6 ms for 4k).
+ * When pruning, BM25 ranks only this many of the most recent transcript matches: a query of
+ * only common words ("what do Omar and Tamsin have in common?") otherwise scores tens of
+ * thousands of rows on a large memory (measured at 100k rows: 15 ms for 38k matches, 2.6 ms
+ * for 4k).
  */
 const RECENT_MATCHES = 4_000;
 
@@ -161,7 +170,7 @@ export function speakerOf(content: string): string | null {
 
 /**
  * Runs a search of one scope and returns the ranked rows (planner and HTTP API share it). The
- * store is asked twice: for the table's size (and, on a large memory, the document
+ * store is asked twice: for the table's size (and, above SCORE_BUDGET rows, the document
  * frequencies not cached yet), then once for every row ranking needs (searchCandidates);
  * the ranking itself happens here.
  */
@@ -305,9 +314,13 @@ export function toSearchResult(h: RankedHit): SearchResult {
 }
 
 /**
- * The MATCH expression for a query: every term OR-ed on an ordinary memory; on a large one
- * (PRUNE_FROM_ROWS rows and more) near-ubiquitous terms are dropped, rare terms match alone
- * and the others only in pairs (see buildPairedMatchExpression). Exported for its tests.
+ * The MATCH expression for a query: every term OR-ed while FTS5 would score at most
+ * SCORE_BUDGET rows for it (the sum of the terms' cached document frequencies, an upper bound
+ * of the OR's matches). Above it, near-ubiquitous terms are dropped (their IDF is near zero:
+ * they add almost nothing to any row's score, only rows to score), the rarest terms match
+ * alone while together they stay within the budget (or are rare by share), and the others
+ * only in pairs (see buildPairedMatchExpression); BM25 still counts every term a matched row
+ * holds. `large`: pruned. Exported for its tests.
  */
 export function matchFor(
   deps: SearchDeps,
@@ -317,50 +330,31 @@ export function matchFor(
   const plain = () => ({ primary: buildMatchExpression(terms), wider: null, large: false });
   const stats = deps.termStats;
   if (!stats || terms.length <= 1) return plain();
-  const now = deps.clock.now();
   try {
-    const rows = { n: ftsRowCount(deps.db, scope) };
-    if (rows.n < PRUNE_FROM_ROWS) return plain();
-    const limit = Math.floor(Math.max(PRUNE_MIN_DF, rows.n * PRUNE_SHARE));
-    const rare = Math.floor(Math.max(RARE_MIN_DF, rows.n * RARE_SHARE));
-    const keyOf = (term: string) => `${scope}\u0000${term}`;
-    const stale = terms.filter((term) => {
-      const df = stats.df.get(keyOf(term));
-      return !df || now - df.at > STATS_TTL_MS;
-    });
-    if (stale.length > 0) {
-      // Every count this query still needs, in one call.
-      const matches = stale.map((term) => buildMatchExpression([term]));
-      const counted = ftsDocumentFrequencies(
-        deps.db,
-        scope,
-        matches.filter((m) => m !== null),
-        limit + 1,
-      );
-      let next = 0;
-      stale.forEach((term, i) => {
-        const n = matches[i] === null ? 0 : (counted[next++] as number);
-        // A count that reached its cap only says "more than the limit of that moment": the
-        // limit grows with the table, so a capped count must never pass for a real one
-        // (it once let a name found in a third of all rows back into the pairs).
-        if (stats.df.size >= STATS_ENTRIES) stats.df.clear();
-        stats.df.set(keyOf(term), { n, at: now, capped: n > limit });
-      });
-    }
-    const withDf = terms.map((term) => {
-      const df = stats.df.get(keyOf(term)) ?? { n: 0, capped: false };
-      return { term, df: df.n, capped: df.capped };
-    });
+    const rows = ftsRowCount(deps.db, scope);
+    // Fewer rows than the budget: no query can exceed it, no count is needed.
+    if (rows <= SCORE_BUDGET) return plain();
+    const limit = Math.floor(Math.max(PRUNE_MIN_DF, rows * PRUNE_SHARE));
+    const withDf = documentFrequencies(deps, stats, scope, terms, limit);
     const present = withDf.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
+    if (present.reduce((sum, t) => sum + t.df, 0) <= SCORE_BUDGET) return plain();
+
+    const rare = Math.floor(Math.max(RARE_MIN_DF, rows * RARE_SHARE));
     const kept = present.filter((t) => !t.capped && t.df <= limit).slice(0, PRUNE_MAX_TERMS);
     // Only common words: search the two least common ones.
     const chosen = kept.length > 0 ? kept : present.slice(0, 2);
-    const paired = chosen.filter((t) => t.df > rare).map((t) => t.term);
+    const singles: string[] = [];
+    const paired: string[] = [];
+    let scored = 0;
+    for (const t of chosen) {
+      // Ascending by frequency: once a term does not fit, no later one would.
+      if (paired.length === 0 && (scored + t.df <= SCORE_BUDGET || t.df <= rare)) {
+        singles.push(t.term);
+        scored += t.df;
+      } else paired.push(t.term);
+    }
     return {
-      primary: buildPairedMatchExpression(
-        chosen.filter((t) => t.df <= rare).map((t) => t.term),
-        paired,
-      ),
+      primary: buildPairedMatchExpression(singles, paired),
       wider: paired.length > 1 ? buildMatchExpression(chosen.map((t) => t.term)) : null,
       large: true,
     };
@@ -370,6 +364,47 @@ export function matchFor(
     });
     return plain();
   }
+}
+
+/**
+ * Each term's document frequency (rows of all agents holding it), from the cache or, for the
+ * terms it lacks or holds stale, counted in one call up to `limit + 1`.
+ */
+function documentFrequencies(
+  deps: SearchDeps,
+  stats: TermStats,
+  scope: FtsScope,
+  terms: readonly string[],
+  limit: number,
+): { term: string; df: number; capped: boolean }[] {
+  const now = deps.clock.now();
+  const keyOf = (term: string) => `${scope}\u0000${term}`;
+  const stale = terms.filter((term) => {
+    const df = stats.df.get(keyOf(term));
+    return !df || now - df.at > STATS_TTL_MS;
+  });
+  if (stale.length > 0) {
+    const matches = stale.map((term) => buildMatchExpression([term]));
+    const counted = ftsDocumentFrequencies(
+      deps.db,
+      scope,
+      matches.filter((m) => m !== null),
+      limit + 1,
+    );
+    let next = 0;
+    stale.forEach((term, i) => {
+      const n = matches[i] === null ? 0 : (counted[next++] as number);
+      // A count that reached its cap only says "more than the limit of that moment": the
+      // limit grows with the table, so a capped count must never pass for a real one
+      // (it once let a name found in a third of all rows back into the pairs).
+      if (stats.df.size >= STATS_ENTRIES) stats.df.clear();
+      stats.df.set(keyOf(term), { n, at: now, capped: n > limit });
+    });
+  }
+  return terms.map((term) => {
+    const df = stats.df.get(keyOf(term)) ?? { n: 0, capped: false };
+    return { term, df: df.n, capped: df.capped };
+  });
 }
 
 /**
