@@ -215,6 +215,7 @@ describe('questions about the user in any wording (word meaning from the static 
     "What's the weather like?",
     "Who's the president?",
     'Do you recall who won the 1998 World Cup?',
+    'What tool tells us which process holds a port?',
     'Anything you know about the history of tea?',
     "What's the deploy command for Vercel?",
   ])('%s → none', (q) => {

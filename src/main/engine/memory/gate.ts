@@ -198,8 +198,12 @@ const THERE_ABOUT_USER = new RegExp(
   String.raw`${LEAD_IN}(?:is|are|was|were) there\b[^?.!]{0,60}\b${SUBJECT}\b`,
   'iu',
 );
-/** "What keeps us from reaching absolute zero?", "what helps me focus": how the world works. */
-const ENABLES_US = /\b(?:keeps?|stops?|prevents?|lets?|allows?|helps?)\s+(?:me|us)\b/iu;
+/**
+ * "What keeps us from reaching absolute zero?", "what helps me focus", "what tool tells us which
+ * process holds a port": how the world or a tool works.
+ */
+const ENABLES_US =
+  /\b(?:keeps?|stops?|prevents?|lets?|allows?|helps?|tells?|shows?|gives?)\s+(?:me|us)\b/iu;
 /** A task about the user's own people or things is short ("list my pets"). */
 const TASK_MAX_CONTENT_WORDS = 4;
 /** No verb of its own, a possessive, a question mark: "partner's name?", "my kids' ages?". */
