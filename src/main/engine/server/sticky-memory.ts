@@ -1,4 +1,9 @@
-import { listMemoryAdditions, saveMemoryAddition } from '../store/memory-additions.ts';
+import {
+  getMemoryAdditions,
+  listMemoryAdditionKeys,
+  type MemoryAdditionKey,
+  saveMemoryAddition,
+} from '../store/memory-additions.ts';
 import {
   applyAddition,
   contentHash,
@@ -62,19 +67,27 @@ export async function placeMemory(
     return { turn, header: memoryHeaderValue(turn), contents };
   }
 
-  const remembered = listMemoryAdditions(db, request.agentId, request.conversationId);
+  const remembered = listMemoryAdditionKeys(db, request.agentId, request.conversationId);
   let resent: { section: string; tokens: number } | null = null;
   if (remembered.length > 0) {
-    const byIndex = new Map<number, typeof remembered>();
-    for (const r of remembered)
-      byIndex.set(r.messageIndex, [...(byIndex.get(r.messageIndex) ?? []), r]);
+    const byIndex = new Map<number, Set<string>>();
+    for (const r of remembered) {
+      const hashes = byIndex.get(r.messageIndex);
+      if (hashes) hashes.add(r.contentHash);
+      else byIndex.set(r.messageIndex, new Set([r.contentHash]));
+    }
+    const matched: MemoryAdditionKey[] = [];
     for (const slot of request.userMessages) {
-      const candidates = byIndex.get(slot.index);
-      if (!candidates) continue;
       // Hashing only where something is remembered: long histories cost nothing extra.
+      if (!byIndex.has(slot.index)) continue;
       const hash = contentHash(slot.content);
-      const hit = candidates.find((c) => c.contentHash === hash);
-      if (!hit) continue;
+      if (byIndex.get(slot.index)?.has(hash))
+        matched.push({ messageIndex: slot.index, contentHash: hash });
+    }
+    // Only the matched additions are read in full (their bytes are a whole memory block each).
+    const slots = new Map(request.userMessages.map((s) => [s.index, s]));
+    for (const hit of getMemoryAdditions(db, request.agentId, request.conversationId, matched)) {
+      const slot = slots.get(hit.messageIndex) as UserMessageSlot;
       contents.set(slot.index, applyAddition(slot.content, hit));
       if (slot.index === request.newestIndex) resent = hit;
     }

@@ -1,5 +1,5 @@
 // What Cairn added to user messages, per conversation (migration 007, DESIGN §9 "sticky"):
-// read on every request with memory, written when a fresh block is placed. Every query is
+// its keys read on every request with memory, written when a fresh block is placed. Every query is
 // scoped by agent_id and conversation_id.
 import type { Statement } from 'better-sqlite3-multiple-ciphers';
 import type { Db } from './db.ts';
@@ -42,15 +42,62 @@ export function listMemoryAdditions(
     );
     selectStatements.set(db, select);
   }
-  return (select.all(agentId, conversationId) as AdditionRow[]).map((r) => ({
-    messageIndex: r.message_index,
-    contentHash: r.content_hash,
-    shape: r.shape,
-    added: r.added,
-    section: r.section,
-    tokens: r.tokens,
-  }));
+  return (select.all(agentId, conversationId) as AdditionRow[]).map(toAddition);
 }
+
+/** Which message (position and hash of its original content) an addition belongs to. */
+export interface MemoryAdditionKey {
+  messageIndex: number;
+  contentHash: string;
+}
+
+/**
+ * The keys of every addition remembered for a conversation, without the added bytes: a client
+ * that sends only its newest message (or a conversation of many requests) has many additions
+ * at one position, and only the one whose hash matches is ever read in full. The keys are the
+ * primary key's columns, so the blocks' overflow pages are never read (or decrypted).
+ */
+export function listMemoryAdditionKeys(
+  db: Db,
+  agentId: string,
+  conversationId: string,
+): MemoryAdditionKey[] {
+  return (
+    cachedStatement(
+      db,
+      `SELECT message_index, content_hash FROM memory_additions
+         WHERE agent_id = ? AND conversation_id = ?`,
+    ).all(agentId, conversationId) as Pick<AdditionRow, 'message_index' | 'content_hash'>[]
+  ).map((r) => ({ messageIndex: r.message_index, contentHash: r.content_hash }));
+}
+
+/** The additions of a conversation with these keys (those remembered), each by primary key. */
+export function getMemoryAdditions(
+  db: Db,
+  agentId: string,
+  conversationId: string,
+  keys: readonly MemoryAdditionKey[],
+): MemoryAddition[] {
+  const get = cachedStatement(
+    db,
+    `SELECT message_index, content_hash, shape, added, section, tokens FROM memory_additions
+       WHERE agent_id = ? AND conversation_id = ? AND message_index = ? AND content_hash = ?`,
+  );
+  return keys.flatMap((k) => {
+    const r = get.get(agentId, conversationId, k.messageIndex, k.contentHash) as
+      AdditionRow | undefined;
+    return r ? [toAddition(r)] : [];
+  });
+}
+
+const toAddition = (r: AdditionRow): MemoryAddition => ({
+  messageIndex: r.message_index,
+  contentHash: r.content_hash,
+  shape: r.shape,
+  added: r.added,
+  section: r.section,
+  tokens: r.tokens,
+});
 
 /** Remembers an addition; the first one for a message wins (a resend re-uses it). */
 export function saveMemoryAddition(
