@@ -216,6 +216,8 @@ describe('questions about the user in any wording (word meaning from the static 
     "Who's the president?",
     'Do you recall who won the 1998 World Cup?',
     'What tool tells us which process holds a port?',
+    "what's my best option for hosting a static site",
+    'what are my options if my flight is cancelled?',
     'Anything you know about the history of tea?',
     "What's the deploy command for Vercel?",
   ])('%s → none', (q) => {
