@@ -250,6 +250,29 @@ describe('term pruning by the rows a query would have scored', () => {
     ).toEqual({ primary: '"kayak" OR "river"', wider: null, large: false });
   });
 
+  it('counts a term again once the table has grown, before its cached count is trusted', () => {
+    const { db, deps } = setup();
+    const withStats = { ...deps, termStats: createTermStats() };
+    manyTurns(db, 3_000, (i) =>
+      i === 7
+        ? 'an axolotl in the pond'
+        : i % 3 === 0
+          ? `Rowan: hello ${i}`
+          : `a quiet evening ${i}`,
+    );
+    // 1,001 rows to score: every term (the clock is stopped, so no count expires by age).
+    expect(matchFor(withStats, 'transcript', ['rowan', 'axolotl']).primary).toBe(
+      '"rowan" OR "axolotl"',
+    );
+    manyTurns(db, 27_000, (i) => `Rowan: more news ${i}`);
+    // Ten times the rows: "rowan" is counted again (28k rows) and left out.
+    expect(matchFor(withStats, 'transcript', ['rowan', 'axolotl'])).toEqual({
+      primary: '"axolotl"',
+      wider: null,
+      large: true,
+    });
+  });
+
   it('lets the rarest terms match alone while together they fit, and pairs the rest', () => {
     const { db, deps } = setup();
     manyTurns(db, 5_000, (i) => {

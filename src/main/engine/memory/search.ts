@@ -98,8 +98,11 @@ export interface SearchDeps {
  * slowly: cached.
  */
 export interface TermStats {
-  /** `n`: rows containing the term, counted up to a cap; `capped`: the count hit the cap. */
-  df: Map<string, { n: number; at: number; capped: boolean }>;
+  /**
+   * `n`: rows containing the term, counted up to a cap; `capped`: the count hit the cap;
+   * `rows`: the table's size when counted.
+   */
+  df: Map<string, { n: number; at: number; capped: boolean; rows: number }>;
 }
 
 export function createTermStats(): TermStats {
@@ -107,6 +110,12 @@ export function createTermStats(): TermStats {
 }
 
 const STATS_TTL_MS = 5 * 60_000;
+/**
+ * A count taken when the table was this much smaller is taken again: frequencies grow with the
+ * table, and a name counted in 1,300 of 10k rows (matched with every term) is in 13,000 once
+ * the memory has grown to 100k rows, where matching it costs 10 times as much.
+ */
+const STATS_GROWTH = 1.1;
 const STATS_ENTRIES = 20_000;
 /**
  * How many rows one search may have FTS5 score before its terms are pruned, whatever the
@@ -335,7 +344,7 @@ export function matchFor(
     // Fewer rows than the budget: no query can exceed it, no count is needed.
     if (rows <= SCORE_BUDGET) return plain();
     const limit = Math.floor(Math.max(PRUNE_MIN_DF, rows * PRUNE_SHARE));
-    const withDf = documentFrequencies(deps, stats, scope, terms, limit);
+    const withDf = documentFrequencies(deps, stats, scope, terms, { rows, limit });
     const present = withDf.filter((t) => t.df > 0).sort((a, b) => a.df - b.df);
     if (present.reduce((sum, t) => sum + t.df, 0) <= SCORE_BUDGET) return plain();
 
@@ -368,20 +377,22 @@ export function matchFor(
 
 /**
  * Each term's document frequency (rows of all agents holding it), from the cache or, for the
- * terms it lacks or holds stale, counted in one call up to `limit + 1`.
+ * terms it lacks or holds stale (older than STATS_TTL_MS, or counted in a table STATS_GROWTH
+ * times smaller), counted in one call up to `limit + 1`.
  */
 function documentFrequencies(
   deps: SearchDeps,
   stats: TermStats,
   scope: FtsScope,
   terms: readonly string[],
-  limit: number,
+  table: { rows: number; limit: number },
 ): { term: string; df: number; capped: boolean }[] {
+  const { rows, limit } = table;
   const now = deps.clock.now();
   const keyOf = (term: string) => `${scope}\u0000${term}`;
   const stale = terms.filter((term) => {
     const df = stats.df.get(keyOf(term));
-    return !df || now - df.at > STATS_TTL_MS;
+    return !df || now - df.at > STATS_TTL_MS || rows > df.rows * STATS_GROWTH;
   });
   if (stale.length > 0) {
     const matches = stale.map((term) => buildMatchExpression([term]));
@@ -398,7 +409,7 @@ function documentFrequencies(
       // limit grows with the table, so a capped count must never pass for a real one
       // (it once let a name found in a third of all rows back into the pairs).
       if (stats.df.size >= STATS_ENTRIES) stats.df.clear();
-      stats.df.set(keyOf(term), { n, at: now, capped: n > limit });
+      stats.df.set(keyOf(term), { n, at: now, capped: n > limit, rows });
     });
   }
   return terms.map((term) => {
