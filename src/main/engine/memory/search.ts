@@ -128,7 +128,8 @@ const STATS_ENTRIES = 20_000;
 const SCORE_BUDGET = 2_000;
 /** When pruning, a term in more rows than this share (and at least PRUNE_MIN_DF rows) is left out. */
 const PRUNE_SHARE = 0.05;
-const PRUNE_MIN_DF = 2_000;
+/** Not below SCORE_BUDGET: a count stopped at this limit then always exceeds the budget. */
+const PRUNE_MIN_DF = SCORE_BUDGET;
 /** When pruning, terms in at most this share of rows (or RARE_MIN_DF) match alone. */
 const RARE_SHARE = 0.01;
 const RARE_MIN_DF = 100;
