@@ -156,6 +156,10 @@ describe('questions about the user in any wording (word meaning from the static 
     'is there anything medical you know about me?',
     'can you recall where I work?',
     "what's our deploy day?",
+    // Context first, then the question; a pronoun points back to it.
+    'Buying a gift for my boss, what does she like?',
+    "Heading to the vet, what's the dog's name again?",
+    'Sorting out the car insurance, what car do I drive?',
     // "the" someone or something of theirs, and nothing more.
     "What's the dog called again?",
     "who's the new boss?",
@@ -216,6 +220,14 @@ describe('questions about the user in any wording (word meaning from the static 
     "Who's the president?",
     'Do you recall who won the 1998 World Cup?',
     'What tool tells us which process holds a port?',
+    // The user in the context, not in what is asked.
+    'my cat keeps scratching the sofa, how do I stop it?',
+    'I have 3 apples and eat one, how many are left?',
+    'my laptop fan is loud, is that normal?',
+    'Our team uses Jira, how do I create a sprint?',
+    'I want to learn the guitar, where do I start?',
+    'I forgot how long to boil an egg',
+    "What's a good name for my fantasy football team?",
     "what's my best option for hosting a static site",
     'what are my options if my flight is cancelled?',
     'Anything you know about the history of tea?',

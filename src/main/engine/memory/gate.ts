@@ -50,7 +50,7 @@ const EPISODE_DATED =
 
 /** Recall phrasings that are about the user by construction. */
 const RECALL =
-  /\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!to\b)|the name|my|our))\b/iu;
+  /\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!(?:\w+ )?to\b)|the name|my|our))\b/iu;
 /** Recall phrasings that are just as common in general questions ("remind me how derivatives
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
@@ -62,7 +62,10 @@ const PERSONAL =
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE =
-  /^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|errors?|exceptions?|traceback|crash\w*|fail\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|exit code|what does (?:that|this|it) mean)\b/iu;
+  /^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|errors?|exceptions?|traceback|crash\w*|fail\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|exit code|what does (?:that|this|it) mean)\b/iu;
+/** The troubleshooting part of ADVICE: something broken or missing, wherever it is said. */
+const TROUBLESHOOTING =
+  /\b(?:errors?|exceptions?|traceback|crash\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|exit code)\b/iu;
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
  *  have I read", "what medication am I taking", "the plan we made", "what did the doctor
  *  tell me". */
@@ -149,8 +152,9 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (EPISODE_DATED.test(text) && (named || personal)) return 'episode';
   if (recall || PREFERENCE.test(text)) return 'pinned';
   if (named) return 'pinned';
+  const asked = questionClause(text);
   if (
-    (MY_THING.test(text) || OWN_PAST.test(text)) &&
+    (MY_THING.test(asked) || OWN_PAST.test(asked)) &&
     QUESTION.test(text) &&
     !task &&
     !advice &&
@@ -225,7 +229,7 @@ const TERSE_MAX_CONTENT_WORDS = 1;
  * (or whether something is correct), not what is true of the user.
  */
 const ADVICE_MODAL =
-  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\bif\b/iu;
+  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\b(?:where|how|when)\s+do\s+(?:i|we)\s+(?:start|begin)\b|\bif\b/iu;
 /** "How do I …": a procedure unless it is a short question about a habit of the user's. */
 const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
 /** Words that make a "how do I" question one about a habit ("every day", "usually"). */
@@ -247,21 +251,23 @@ const LIFE_MIN_RELATION_SCORE = 0.2;
 
 /** Whether a question asks about the user's own life (their doings, people, plans, things). */
 export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
-  const head = text.slice(0, 300);
-  if (!QUESTION.test(head)) return false;
+  const head = questionClause(text);
+  if (!QUESTION.test(head) || TROUBLESHOOTING.test(text)) return false;
   if (ADVICE_MODAL.test(head) || AT_HAND.test(head)) return false;
   const shaped =
     YES_NO_ABOUT_USER.test(head) ||
     WH_ABOUT_USER.test(head) ||
     INDIRECT_ABOUT_USER.test(head) ||
     THERE_ABOUT_USER.test(head);
-  if (!shaped) return isFirstPersonQuestion(head, ctx) || isFragmentQuestion(head, ctx);
+  if (!shaped) return isFirstPersonQuestion(head, ctx, text) || isFragmentQuestion(head, ctx);
   if (HOW_DO_I.test(head)) return isHabitQuestion(head, ctx);
   // Without word meaning (the vectors still loading in the first seconds after start, or
   // none known for the words) the shape of the question decides alone.
   const best = ctx.relationsOf?.(head)[0];
   if (best === undefined || best.score >= LIFE_MIN_RELATION_SCORE) return true;
-  return queryTerms(head).length <= TERSE_MAX_CONTENT_WORDS;
+  // Terse as a whole: a short clause after a long problem ("…, what am I overlooking?") is
+  // about the problem.
+  return queryTerms(text.slice(0, 300)).length <= TERSE_MAX_CONTENT_WORDS;
 }
 
 /**
@@ -293,10 +299,11 @@ function isFragmentQuestion(head: string, ctx: GateContext): boolean {
  * often as of the user ("What would help me sleep?"), so these need a clearer pointer to
  * something people state about themselves.
  */
-function isFirstPersonQuestion(head: string, ctx: GateContext): boolean {
+function isFirstPersonQuestion(head: string, ctx: GateContext, message: string): boolean {
   if (
     !ctx.relationsOf ||
-    !FIRST_PERSON.test(head) ||
+    // "remind me, which colleague …?": the lead-in says whose world the question is about.
+    !(FIRST_PERSON.test(head) || RECALL_OPEN.test(message)) ||
     ADVICE.test(head) ||
     HOW_DO_I.test(head) ||
     ENABLES_US.test(head)
@@ -317,8 +324,10 @@ const DEFINITE_SHORT =
 const SUPERLATIVE = /\b(?:\p{L}+est|most|best|worst|least)\b/iu;
 
 function asksAboutTheirOwnThing(text: string, ctx: GateContext): boolean {
-  if (!ctx.relationsOf || !DEFINITE_SHORT.test(text) || SUPERLATIVE.test(text)) return false;
-  const best = ctx.relationsOf(text)[0];
+  // "Heading to the vet, what's the dog's name again?": the question clause is the short one.
+  const asked = questionClause(text);
+  if (!ctx.relationsOf || !DEFINITE_SHORT.test(asked) || SUPERLATIVE.test(asked)) return false;
+  const best = ctx.relationsOf(asked)[0];
   return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
 }
 
@@ -330,6 +339,44 @@ function isHabitQuestion(head: string, ctx: GateContext): boolean {
   const best = ctx.relationsOf(head)[0];
   return best !== undefined && best.score >= HABIT_MIN_RELATION_SCORE;
 }
+
+/**
+ * The clause a message asks its question in: the last one ending in "?", else the first.
+ * "my cat keeps scratching the sofa, how do I stop it?" asks how to stop a cat, and "I have 3
+ * apples and eat one, how many are left?" a sum: the user in the clause before is context, not
+ * what is asked about ("what's my cat called?" asks about the user's own).
+ */
+export function questionClause(text: string): string {
+  const clauses = text
+    .slice(0, 300)
+    .split(QUESTION_CLAUSE_BREAK)
+    .filter((c) => c.trim() !== '');
+  const asking = clauses.filter((c) => /\?\s*$/u.test(c));
+  const clause = asking.at(-1) ?? clauses[0] ?? '';
+  // "the text editor I use — which one is it?", "the dog's name — remind me?": asking what the
+  // thing before is.
+  // "Buying a gift for my boss, what does she like?": a person named before.
+  const refersBack =
+    ASKS_WHAT_IT_IS.test(clause) || ONLY_RECALL.test(clause) || PERSON_PRONOUN.test(clause);
+  return refersBack ? text.slice(0, 300) : clause;
+}
+
+const PERSON_PRONOUN = /\b(?:he|she|him|her|his|hers|they|them|their)\b/iu;
+
+/** A question clause that is only a request to recall: "remind me?", "any idea?", "again?" */
+const ONLY_RECALL =
+  /^\s*(?:(?:can|could) you\s+)?(?:remind me|(?:do you )?remember|(?:do you )?know|any idea|again|recall)\s*\??\s*$/iu;
+
+/** "which one is it?", "when is it again?", "what was that?": the referent is before. */
+const ASKS_WHAT_IT_IS =
+  /^\s*(?:what|which|who|where|when)(?:\s+one)?(?:['’]s|\s+is|\s+was|\s+are|\s+were)\s+(?:it|that|they|she|he)(?:\s+again)?\s*\??\s*$/iu;
+
+/**
+ * Where a message's clauses part: after ".", "!", "?", ":" or ";", at a dash, and at a comma
+ * before a question word ("…, how do I stop it?", "…, is that normal?").
+ */
+const QUESTION_CLAUSE_BREAK =
+  /(?<=[.!?:;])\s+|\s[—–-]\s|,\s*(?=(?:what|whats|who|whos|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|any)\b)/iu;
 
 function recallOrPast(text: string): boolean {
   return /\b(?:did|have|had|was|were|earlier|before|last|when|what)\b/iu.test(text);
