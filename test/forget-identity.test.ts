@@ -78,6 +78,22 @@ describe('forgetting an identity fact', () => {
     expect(injected).toContain('Valencia');
   });
 
+  it('a fact enabled again, or edited back, is injected again', async () => {
+    const fact = await learn('hal', 'I live in Genoa.', 'Genoa');
+    const patch = (body: object) => h.api('PATCH', `/memory/pinned/${fact.id}?agent_id=hal`, body);
+    expect((await patch({ status: 'disabled' })).status).toBe(200);
+    expect(await block('hal', 'Where do I live?')).not.toContain('Genoa');
+    expect((await patch({ status: 'active' })).status).toBe(200);
+    expect(await block('hal', 'Where do I live?')).toContain('Genoa');
+
+    expect((await patch({ content: fact.content.replace('Genoa', 'Turin') })).status).toBe(200);
+    const corrected = await block('hal', 'Where do I live?');
+    expect(corrected).toContain('Turin');
+    expect(corrected).not.toContain('Genoa');
+    expect((await patch({ content: fact.content })).status).toBe(200);
+    expect(await block('hal', 'Where do I live?')).toContain('Genoa');
+  });
+
   it('overrides of other agents and unrelated overrides are kept', async () => {
     const fact = await learn('fay', 'I live in Lisbon.', 'Lisbon');
     await h.api('PUT', '/memory/identity', {

@@ -13,6 +13,7 @@ import { isOnlyPrivate, stripPrivate } from './text/private.ts';
 import type { EngineServices } from './services.ts';
 import { getEpisode, updateEpisode, type EpisodeRecord } from './store/episodes.ts';
 import { reviseIdentityOverride } from './store/identity.ts';
+import { addForgotten, unforgetWording } from './store/forgotten.ts';
 import { getPinned, insertPinned, updatePinned, type PinnedRecord } from './store/pinned.ts';
 import { inTransaction } from './store/transaction.ts';
 import type { VectorKind } from './store/vectors.ts';
@@ -182,8 +183,10 @@ function reindex(deps: Deps, kind: VectorKind, id: number, agentId: string, text
 /**
  * Edits a pinned fact (content, salience, status, pin). A fact that is also an always-on
  * identity override takes the override with it: a correction rewrites it, a disable removes
- * it, or the old text would still be injected into every request. Null when there is no such
- * fact for this agent.
+ * it, or the old text would still be injected into every request. The wording the user turned
+ * off or corrected is kept out of the memory block like a forgotten fact's (a conversation
+ * line that says it is not injected either) until it is made true again. Null when there is
+ * no such fact for this agent.
  */
 export function editFact(
   deps: Deps,
@@ -205,6 +208,7 @@ export function editFact(
       } else if (after.content !== before.content) {
         reviseIdentityOverride(deps.db, agentId, before.content, after.content, now);
       }
+      keepOutTurnedOff(deps.db, agentId, before, after, now);
     }
     return after;
   });
@@ -212,6 +216,35 @@ export function editFact(
     reindex(deps, 'pinned', id, agentId, updated.content);
   }
   return updated;
+}
+
+/**
+ * The forgotten wordings after an edit: what the user turned off or corrected is kept out,
+ * what is true (enabled again, or edited back) is not.
+ */
+function keepOutTurnedOff(
+  db: Deps['db'],
+  agentId: string,
+  before: PinnedRecord,
+  after: PinnedRecord,
+  now: number,
+): void {
+  const wasOff = before.status === 'disabled';
+  const changed = after.content !== before.content;
+  if (after.status === 'disabled') {
+    if (!wasOff)
+      addForgotten(
+        db,
+        agentId,
+        changed ? [before.content, after.content] : [before.content],
+        null,
+        now,
+      );
+    else if (changed) addForgotten(db, agentId, [after.content], null, now);
+    return;
+  }
+  if (changed && !wasOff) addForgotten(db, agentId, [before.content], null, now);
+  unforgetWording(db, agentId, after.content);
 }
 
 /** Edits an episode (summary, lists, salience); null when there is no such episode. */

@@ -27,6 +27,16 @@ export function forgottenWordings(db: Db, agentId: string): string[] {
   return stmt.all(agentId) as string[];
 }
 
+/**
+ * A wording the user made true again (a disabled fact enabled, a fact edited back to it): no
+ * longer kept out of the memory block.
+ */
+export function unforgetWording(db: Db, agentId: string, content: string): number {
+  return db
+    .prepare('DELETE FROM forgotten WHERE agent_id = ? AND content = ? AND trash_id IS NULL')
+    .run(agentId, content).changes;
+}
+
 /** A restored fact is remembered again: its wording no longer suppressed. */
 export function unforgetTrashEntry(db: Db, trashId: number): number {
   return db.prepare('DELETE FROM forgotten WHERE trash_id = ?').run(trashId).changes;
