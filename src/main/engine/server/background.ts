@@ -10,15 +10,29 @@ export interface BackgroundTasks {
   run(name: string, task: () => unknown): void;
   /**
    * Like `run`, once the server is quiet (see IdleQueue): for work after a response that
-   * would otherwise compete with the requests being answered.
+   * would otherwise compete with the requests being answered. With `of` (an agent and a
+   * conversation), a later request can wait for it (`settle`).
    */
-  runWhenQuiet(name: string, task: () => unknown): void;
+  runWhenQuiet(name: string, task: () => unknown, of?: WorkOf): void;
+  /**
+   * Starts now what waits for a quiet moment and resolves when the work deferred for `key`
+   * so far, other than that of conversation `except`, has settled, or after `timeoutMs`; at
+   * once when there is none. A request reads the turns recorded before it ("read your
+   * writes"), however soon it follows them; those of its own conversation it carries itself.
+   */
+  settle(key: string, timeoutMs: number, except?: string): Promise<void>;
   /**
    * Starts what waits for a quiet moment, then resolves when every task started so far has
    * settled, or after `timeoutMs`.
    */
   drain(timeoutMs: number): Promise<void>;
   readonly size: number;
+}
+
+/** Whose deferred work it is: an agent (`key`) and one of its conversations (`tag`). */
+export interface WorkOf {
+  key: string;
+  tag: string;
 }
 
 export interface BackgroundOptions {
@@ -48,10 +62,44 @@ export function createBackgroundTasks(
     activity: options.activity ?? noActivity,
     ...(options.quietMs !== undefined ? { quietMs: options.quietMs } : {}),
   });
+  const keyed = new Map<string, Map<Promise<void>, string>>();
   return {
     run,
-    runWhenQuiet(name, task) {
-      idle.defer(() => run(name, task));
+    runWhenQuiet(name, task, of) {
+      if (of === undefined) {
+        idle.defer(() => run(name, task));
+        return;
+      }
+      let settled!: () => void;
+      const done = new Promise<void>((resolve) => (settled = resolve));
+      const waiting = keyed.get(of.key) ?? new Map<Promise<void>, string>();
+      keyed.set(of.key, waiting.set(done, of.tag));
+      void done.then(() => {
+        waiting.delete(done);
+        if (waiting.size === 0 && keyed.get(of.key) === waiting) keyed.delete(of.key);
+      });
+      idle.defer(() =>
+        run(name, async () => {
+          try {
+            return await task();
+          } finally {
+            settled();
+          }
+        }),
+      );
+    },
+    async settle(key, timeoutMs, except) {
+      const others = [...(keyed.get(key) ?? [])]
+        .filter(([, tag]) => tag !== except)
+        .map(([done]) => done);
+      if (others.length === 0) return;
+      idle.flush();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(others),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+      ]);
+      clearTimeout(timer);
     },
     async drain(timeoutMs) {
       let timer: NodeJS.Timeout | undefined;

@@ -124,6 +124,9 @@ function userWords(text: string | null): string | null {
   return text === null ? null : stripSystemReminders(text);
 }
 
+/** At most this long a request waits for the agent's earlier turns to be recorded. */
+const READ_YOUR_WRITES_MS = 1_000;
+
 async function chooseMemoryTurn(
   deps: MemoryTurnDeps,
   request: MemoryTurnRequest,
@@ -133,11 +136,15 @@ async function chooseMemoryTurn(
   // An agent whose memory the user paused: nothing injected, nothing recorded.
   if (getAgentSettings(services.db, request.agentId).paused) return PAUSED;
   const recordAnswer = (answer: () => string | null): void => {
-    deps.background.runWhenQuiet(`record-${request.protocol}-turn`, () => {
-      const text = answer();
-      if (text === null) return;
-      return recordTurn(deps, request, text);
-    });
+    deps.background.runWhenQuiet(
+      `record-${request.protocol}-turn`,
+      () => {
+        const text = answer();
+        if (text === null) return;
+        return recordTurn(deps, request, text);
+      },
+      { key: request.agentId, tag: request.conversationId },
+    );
   };
   const none = (reason: string): MemoryTurn => ({
     active: true,
@@ -150,6 +157,10 @@ async function chooseMemoryTurn(
   if (request.skip !== null) return none(request.skip);
   if (request.userText === null || request.userText === '') return none('no-user-text');
   try {
+    // What the user said just before, in another conversation, is memory already: its turn,
+    // still waiting for a quiet moment to be recorded, is recorded (and indexed) first. This
+    // conversation's own turns come with the request.
+    await deps.background.settle(request.agentId, READ_YOUR_WRITES_MS, request.conversationId);
     // The block's use (use_count, last_used) is written with the turn's activity, after the
     // answer and in one commit (memory-activity.ts): the request path writes no usage.
     const ctx = await services.memory.buildContext(request.agentId, request.userText, {
