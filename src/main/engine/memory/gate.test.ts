@@ -156,6 +156,9 @@ describe('questions about the user in any wording (word meaning from the static 
     'is there anything medical you know about me?',
     'can you recall where I work?',
     "what's our deploy day?",
+    // A thing of theirs named by what they do with it.
+    "what's the name of the gym I go to?",
+    'which is the bus we take to school?',
     // Context first, then the question; a pronoun points back to it.
     'Buying a gift for my boss, what does she like?',
     "Heading to the vet, what's the dog's name again?",
@@ -220,6 +223,7 @@ describe('questions about the user in any wording (word meaning from the static 
     "Who's the president?",
     'Do you recall who won the 1998 World Cup?',
     'What tool tells us which process holds a port?',
+    'How do I change the font I use in VS Code?',
     // The user in the context, not in what is asked.
     'my cat keeps scratching the sofa, how do I stop it?',
     'I have 3 apples and eat one, how many are left?',

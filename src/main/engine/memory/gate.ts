@@ -110,6 +110,14 @@ const PERSONALISED =
 const FITTED_TO_USER =
   /(?<=\p{L}\s)(?:i|we)(?:['’]d| would) (?:\p{L}+ )?(?:love|like|enjoy|appreciate)(?! (?:to|you|it if|if)\b)|\bthe [\p{L}-]+ (?:i|we)(?:['’]m|['’]re| am| are) (?:currently |now |still )?(?:studying|learning|reading|playing|using|taking|practi[sc]ing|training for|saving for)\b/iu;
 
+/**
+ * "the gym I go to", "the bus we take", "the team I support": a thing of the user's named by
+ * what they habitually do with it. In a question that asks for advice or a procedure ("how do
+ * I change the font I use?") it is context, so only a plain question counts.
+ */
+const OWN_HABIT_THING =
+  /\bthe [\p{L}-]+(?: [\p{L}-]+)? (?:i|we) (?:usually |normally |always |still )?(?:go to|use|drive|ride|take|play|support|follow|eat at|drink|watch|listen to|read|wear|visit|attend|work (?:at|for|with)|live (?:in|on|at|with)|shop at)\b(?! to\b)/iu;
+
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
   /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+)?(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+)|suggest (?:a|an|some)|recommend (?:a|an|some)|design|outline|plan a|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
@@ -162,6 +170,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   )
     return 'pinned';
   if (!task && (asksAboutOwnLife(text, ctx) || asksAboutTheirOwnThing(text, ctx))) return 'pinned';
+  if (!task && !advice && QUESTION.test(asked) && OWN_HABIT_THING.test(asked)) return 'pinned';
   return 'none';
 }
 
