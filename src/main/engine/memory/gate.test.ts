@@ -7,6 +7,7 @@ import {
   classifyHeuristic,
   mentionsKnownName,
   nameSet,
+  onlyAsksAboutUser,
   parseSectionAnswer,
   type GateContext,
 } from './gate.ts';
@@ -249,5 +250,25 @@ describe('questions about the user in any wording (word meaning from the static 
   it('asks habit questions ("how do I …") only when word meaning is known', () => {
     expect(asksAboutOwnLife('How do I commute?', withMeaning)).toBe(true);
     expect(asksAboutOwnLife('How do I commute?', { knownNames: new Set() })).toBe(false);
+  });
+});
+
+describe('onlyAsksAboutUser: a recorded question that states nothing', () => {
+  it.each([
+    'Which mate do I team up with for trivia nights?',
+    "What's my dog called?",
+    'Remind me which gym I go to?',
+    'Do I have any allergies?',
+  ])('%s → only asks', (q) => {
+    expect(onlyAsksAboutUser(q)).toBe(true);
+  });
+
+  it.each([
+    'Rhys and I do the pub quiz every Thursday. Which round should we practise?',
+    'Can you recommend a vet for my beagle Max?',
+    'We adopted a beagle named Max',
+    'the bathroom sink drains really slowly, any fix before I call someone?',
+  ])('%s → states something', (q) => {
+    expect(onlyAsksAboutUser(q)).toBe(false);
   });
 });

@@ -258,6 +258,30 @@ const HABIT_MIN_RELATION_SCORE = 0.45;
  */
 const LIFE_MIN_RELATION_SCORE = 0.2;
 
+/**
+ * A message that only asks memory something about the user: one question, shaped as one about
+ * them ("Which mate do I team up with for trivia nights?", "What's my dog called?"). Recorded,
+ * it states nothing, so it is no memory for a later question (it would match one by its shape).
+ */
+export function onlyAsksAboutUser(text: string): boolean {
+  const t = text.trim();
+  if (t.length > ONE_QUESTION_MAX_CHARS || !/\?$/u.test(t)) return false;
+  if (/[.!?]\s+\S/u.test(t.slice(0, -1))) return false;
+  const shaped = [
+    IDENTITY,
+    RECALL,
+    YES_NO_ABOUT_USER,
+    WH_ABOUT_USER,
+    INDIRECT_ABOUT_USER,
+    THERE_ABOUT_USER,
+  ].some((shape) => shape.test(t));
+  // "What's my dog called?" (a name inside would be something said: "… my beagle Max?").
+  return shaped || (WH_START.test(t) && MY_THING.test(t) && !/\s\p{Lu}/u.test(t));
+}
+const WH_START = /^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|how)\b/iu;
+/** A longer message says more than its question. */
+const ONE_QUESTION_MAX_CHARS = 160;
+
 /** Whether a question asks about the user's own life (their doings, people, plans, things). */
 export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
   const head = questionClause(text);

@@ -152,6 +152,27 @@ describe('block content', () => {
     expect(r.block).toContain('- User commutes to Acme by bike');
   });
 
+  it("the user's earlier questions about themselves are no memory: they state nothing", async () => {
+    const { db, deps } = setup();
+    const at = new Date(2025, 2, 3, 10).getTime();
+    const turn = (conversationId: string, content: string) =>
+      recordTurn(db, {
+        agentId: 'a',
+        conversationId,
+        messages: [{ role: 'user', content, createdAt: at }],
+      });
+    turn('c1', 'Which mate do I do the pub quiz with?');
+    turn('c2', 'Rhys and I do the pub quiz at the Anchor every Thursday, give me 10 questions.');
+    const r = await planMemoryBlock(deps, {
+      agentId: 'a',
+      message: 'Who is my pub quiz partner?',
+      section: 'pinned',
+      budgetTokens: 800,
+    });
+    expect(r.block).toContain('Rhys and I do the pub quiz');
+    expect(r.block).not.toContain('Which mate');
+  });
+
   it('keeps dates and speakers, and takes "Noted:" for text, not for a speaker', async () => {
     const { db, deps } = setup();
     const at = new Date(2025, 2, 3, 10).getTime();

@@ -18,6 +18,7 @@ import {
   type RankedHit,
   type SearchDeps,
 } from './search.ts';
+import { onlyAsksAboutUser } from './gate.ts';
 import { neutraliseLine } from './neutralise.ts';
 import { FIRST_PERSON, jaccard, queryTerms, words, wordSet } from '../text/text.ts';
 import { countTokens, truncateToTokens } from './tokens.ts';
@@ -67,7 +68,7 @@ const BY_MEANING_SELF = 12;
  * at their closest sentence: the whole-message vector finds the neighbourhood, the sentence
  * the fact said in passing.
  */
-const MEANING_POOL = 32;
+const MEANING_POOL = 48;
 /** The user's own facts that may follow the ones a personal question asks about. */
 const PROFILE_FACTS = 12;
 /** Typed facts of the asked relations put first, at most. */
@@ -245,7 +246,7 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       // The user's own words: what they said about themselves, not the assistant's answers
       // (long generic replies sit near every question by averaged word meaning).
       const own = (await turnsByMeaning(deps, agentId, message, MEANING_POOL)).filter(
-        (h) => h.role === 'user' && !seen.has(h.id),
+        (h) => h.role === 'user' && !seen.has(h.id) && !onlyAsksAboutUser(h.content),
       );
       const ranked = closestFirst(own, message, input.rankByMeaning);
       // A question about the user: what they said of themselves is what it needs, whatever
@@ -254,10 +255,14 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       if (FIRST_PERSON.test(message)) lines.unshift(...ranked.slice(0, BY_MEANING_SELF));
       else lines.push(...ranked.slice(0, BY_MEANING));
     }
-    // The user's own earlier message with the same words (the question asked again) is no
-    // memory: it answers nothing.
+    // The user's own earlier message with the same words (the question asked again), or any
+    // earlier question of theirs about themselves, is no memory: it answers nothing.
     const asked = words(message).join(' ');
-    const answers = lines.filter((h) => h.role !== 'user' || words(h.content).join(' ') !== asked);
+    const answers = lines.filter(
+      (h) =>
+        h.role !== 'user' ||
+        (words(h.content).join(' ') !== asked && !onlyAsksAboutUser(h.content)),
+    );
     groups.push(
       hitGroup(SECTION_TITLES.transcript, answers, (h) => transcriptLine(h, input.speakers)),
     );
