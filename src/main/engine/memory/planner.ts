@@ -68,7 +68,12 @@ const BY_MEANING_SELF = 12;
  * at their closest sentence: the whole-message vector finds the neighbourhood, the sentence
  * the fact said in passing.
  */
-const MEANING_POOL = 48;
+const MEANING_POOL = 32;
+/**
+ * …and for a question about the user, whose own earlier questions and the assistant's answers
+ * are filtered out of the pool afterwards, leaving fewer of their statements in it.
+ */
+const MEANING_POOL_SELF = 48;
 /** The user's own facts that may follow the ones a personal question asks about. */
 const PROFILE_FACTS = 12;
 /** Typed facts of the asked relations put first, at most. */
@@ -245,14 +250,16 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       const seen = new Set(lines.map((h) => h.id));
       // The user's own words: what they said about themselves, not the assistant's answers
       // (long generic replies sit near every question by averaged word meaning).
-      const own = (await turnsByMeaning(deps, agentId, message, MEANING_POOL)).filter(
+      const self = FIRST_PERSON.test(message);
+      const pool = self ? MEANING_POOL_SELF : MEANING_POOL;
+      const own = (await turnsByMeaning(deps, agentId, message, pool)).filter(
         (h) => h.role === 'user' && !seen.has(h.id) && !onlyAsksAboutUser(h.content),
       );
       const ranked = closestFirst(own, message, input.rankByMeaning);
       // A question about the user: what they said of themselves is what it needs, whatever
       // words it shares, so those turns go first and the lexical lines fill the room after
       // them. About someone else (a named person of a labelled log), the shared words lead.
-      if (FIRST_PERSON.test(message)) lines.unshift(...ranked.slice(0, BY_MEANING_SELF));
+      if (self) lines.unshift(...ranked.slice(0, BY_MEANING_SELF));
       else lines.push(...ranked.slice(0, BY_MEANING));
     }
     // The user's own earlier message with the same words (the question asked again), or any
