@@ -27,14 +27,15 @@
 //
 //   npm run bench -- locomo-large            (about a minute on 2 cores)
 //   BENCH_LARGE_ROWS=15000 (transcript rows per agent), BENCH_LARGE_ONLY=conv-26 (one conversation)
-import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import type { EngineHarness } from '../test/helpers/engine-harness.ts';
 import type { StatsResponse } from '../src/shared/api.ts';
+import { seededRandom } from '../test/helpers/seeded-random.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
 import {
   askThroughProxy,
   type Conversation,
+  loadLocomoOrSkip,
   defaultLocomoPath,
   evidenceIds,
   evidenceTest,
@@ -53,18 +54,6 @@ const PAIRS_PER_SESSION = 20;
 const DAY_MS = 86_400_000;
 /** Padding sessions are dated from this long before the first session to after the last. */
 const MARGIN_MS = 30 * DAY_MS;
-
-/** A small seeded PRNG (mulberry32): the same padding on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** "1:56 pm on 8 May, 2023" (LoCoMo's session dates) → ms, or NaN. */
 export function locomoDate(text: string): number {
@@ -111,7 +100,8 @@ export function paddingPairs(
       }
     }
   }
-  const rand = prng(seed);
+  // Seeded: the same padding on every run.
+  const rand = seededRandom(seed);
   const seen = new Set<string>(own);
   const turn = (): string => {
     for (;;) {
@@ -248,11 +238,8 @@ export async function runLocomoLargeBench(
   print: Print,
   path: string = defaultLocomoPath(),
 ): Promise<void> {
-  if (!existsSync(path)) {
-    print(`  skipped: no LoCoMo data at ${path} (set CAIRN_LOCOMO to its path)`);
-    return;
-  }
-  const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
+  const data = loadLocomoOrSkip(print, path);
+  if (!data) return;
   if (data.length < 2) throw new Error('the padding needs at least two conversations');
   const rows = Number(process.env.BENCH_LARGE_ROWS ?? DEFAULT_ROWS);
   const only = process.env.BENCH_LARGE_ONLY;

@@ -9,7 +9,6 @@
 // The gap between in-sample and held-out says how much of the tuning is fitted to these
 // conversations. It runs on the production engine (distiller on, default embedder offline,
 // so the static word vectors are fused into the ranking) and again with full-text search only.
-import { existsSync, readFileSync } from 'node:fs';
 import { systemClock } from '../src/main/engine/clock.ts';
 import {
   createTermStats,
@@ -19,7 +18,7 @@ import {
   type SearchDeps,
 } from '../src/main/engine/memory/search.ts';
 import type { VectorService } from '../src/main/engine/vector/vector-service.ts';
-import { type Conversation, defaultLocomoPath, ingestLocomo, startLocomoEngine } from './locomo.ts';
+import { defaultLocomoPath, ingestLocomo, loadLocomoOrSkip, startLocomoEngine } from './locomo.ts';
 
 type Print = (line: string) => void;
 
@@ -148,11 +147,8 @@ function report(
 }
 
 export async function runLocomoLoo(print: Print, path = defaultLocomoPath()): Promise<void> {
-  if (!existsSync(path)) {
-    print(`  skipped: no LoCoMo data at ${path} (set CAIRN_LOCOMO to its path)`);
-    return;
-  }
-  const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
+  const data = loadLocomoOrSkip(print, path);
+  if (!data) return;
   const started = performance.now();
   const h = await startLocomoEngine('production');
   try {

@@ -425,15 +425,21 @@ async function measureLocomo(data: Conversation[], mode: LocomoMode): Promise<Lo
   }
 }
 
+/** The LoCoMo conversations at `path`, or null (and a line saying so) when the file is missing. */
+export function loadLocomoOrSkip(print: Print, path: string): Conversation[] | null {
+  if (!existsSync(path)) {
+    print(`  skipped: no LoCoMo data at ${path} (set CAIRN_LOCOMO to its path)`);
+    return null;
+  }
+  return JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
+}
+
 export async function runLocomoBench(
   print: Print,
   path: string = defaultLocomoPath(),
 ): Promise<void> {
-  if (!existsSync(path)) {
-    print(`  skipped: no LoCoMo data at ${path} (set CAIRN_LOCOMO to its path)`);
-    return;
-  }
-  const data = JSON.parse(readFileSync(path, 'utf8')) as Conversation[];
+  const data = loadLocomoOrSkip(print, path);
+  if (!data) return;
   const steal = stealMeter();
   const prod = await measureLocomo(data, 'production');
   const lex = await measureLocomo(data, 'lexical');
