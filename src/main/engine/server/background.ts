@@ -93,33 +93,40 @@ export function createBackgroundTasks(
         .filter(([, tag]) => tag !== except)
         .map(([done]) => done);
       if (others.length === 0) return;
+      const limit = deadline(timeoutMs);
       idle.flush();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled(others),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs))),
-      ]);
-      clearTimeout(timer);
+      await Promise.race([Promise.allSettled(others), limit.reached]);
+      limit.cancel();
     },
     async drain(timeoutMs) {
-      let timer: NodeJS.Timeout | undefined;
-      let timedOut = false;
-      const deadline = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          timedOut = true;
-          resolve();
-        }, timeoutMs);
-      });
+      const limit = deadline(timeoutMs);
       // A task may start another (record → index): wait until none is left.
       idle.flush();
-      while (pending.size > 0 && !timedOut) {
-        await Promise.race([Promise.allSettled([...pending]), deadline]);
+      while (pending.size > 0 && !limit.passed()) {
+        await Promise.race([Promise.allSettled([...pending]), limit.reached]);
         idle.flush();
       }
-      clearTimeout(timer);
+      limit.cancel();
     },
     get size() {
       return pending.size + idle.size;
     },
   };
+}
+
+/** A time limit for waiting: `reached` resolves once `ms` have passed (until cancelled). */
+function deadline(ms: number): {
+  reached: Promise<void>;
+  passed: () => boolean;
+  cancel: () => void;
+} {
+  let timer: NodeJS.Timeout | undefined;
+  let passed = false;
+  const reached = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      passed = true;
+      resolve();
+    }, ms);
+  });
+  return { reached, passed: () => passed, cancel: () => clearTimeout(timer) };
 }
