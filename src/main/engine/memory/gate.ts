@@ -169,7 +169,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     !AT_HAND.test(text)
   )
     return 'pinned';
-  if (!task && (asksAboutOwnLife(text, ctx) || asksAboutTheirOwnThing(text, ctx))) return 'pinned';
+  if (!task && (asksAboutOwnLife(text, ctx, asked) || asksAboutTheirOwnThing(asked, ctx)))
+    return 'pinned';
   if (!task && !advice && QUESTION.test(asked) && OWN_HABIT_THING.test(asked)) return 'pinned';
   return 'none';
 }
@@ -283,8 +284,11 @@ const WH_START = /^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|
 const ONE_QUESTION_MAX_CHARS = 160;
 
 /** Whether a question asks about the user's own life (their doings, people, plans, things). */
-export function asksAboutOwnLife(text: string, ctx: GateContext): boolean {
-  const head = questionClause(text);
+export function asksAboutOwnLife(
+  text: string,
+  ctx: GateContext,
+  head: string = questionClause(text),
+): boolean {
   if (!QUESTION.test(head) || TROUBLESHOOTING.test(text)) return false;
   if (ADVICE_MODAL.test(head) || AT_HAND.test(head)) return false;
   const shaped =
@@ -356,9 +360,8 @@ const DEFINITE_SHORT =
   /^\s*(?:\p{L}+,?\s+)?(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich)(?:['’]s|\s+is|\s+are|\s+was)\s+the\s+(?:\p{Ll}[\p{L}-]*\s+)?\p{Ll}[\p{L}-]*(?:['’]s?)?(?:\s+(?:names?|called|named|again|now|these days|nowadays|located|like|going to be|at the moment|right now|today|this year))*\s*\??\s*$/u;
 const SUPERLATIVE = /\b(?:\p{L}+est|most|best|worst|least)\b/iu;
 
-function asksAboutTheirOwnThing(text: string, ctx: GateContext): boolean {
-  // "Heading to the vet, what's the dog's name again?": the question clause is the short one.
-  const asked = questionClause(text);
+/** `asked`: the question clause ("Heading to the vet, what's the dog's name again?"). */
+function asksAboutTheirOwnThing(asked: string, ctx: GateContext): boolean {
   if (!ctx.relationsOf || !DEFINITE_SHORT.test(asked) || SUPERLATIVE.test(asked)) return false;
   const best = ctx.relationsOf(asked)[0];
   return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
