@@ -14,7 +14,8 @@
 //
 //   npm run bench -- memory-throughput
 //   BENCH_THROUGHPUT_SECONDS=10 (each load case), BENCH_CASES=cpu,load,compare,load-distil,100k (a subset; all
-//   by default), BENCH_CAIRN_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (profile the server)
+//   by default), BENCH_CAIRN_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (profile the server),
+//   BENCH_SLOWEST=N (the 100k case's N slowest requests)
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
@@ -401,6 +402,16 @@ async function addedLatency(
     if (injected(p)) got++;
     direct.push(d.ms);
     proxied.push(p.ms);
+  }
+  // BENCH_SLOWEST=N: the N slowest proxied requests, to tell a slow question from a pause.
+  const slowest = Number(process.env.BENCH_SLOWEST ?? 0);
+  if (slowest > 0) {
+    const worst = proxied
+      .map((ms, n) => ({ ms, n }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, slowest);
+    for (const w of worst)
+      console.log(`    request ${w.n}: ${f1(w.ms)} ms, ${questions[w.n % questions.length]}`);
   }
   direct.sort((a, b) => a - b);
   proxied.sort((a, b) => a - b);

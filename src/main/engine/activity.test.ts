@@ -55,9 +55,12 @@ describe('activity', () => {
 });
 
 describe('idle queue', () => {
-  it('waits while a request is in flight and runs quietMs after the last one ended', () => {
+  // A slice starts on the event loop's next turn (setImmediate): the fake clock's next timer.
+  const nextTurn = () => vi.advanceTimersToNextTimer();
+
+  it('waits while a request is in flight and runs as soon as the last one ended', () => {
     const a = createActivity({ now: fakeNow });
-    const q = createIdleQueue({ activity: a, quietMs: 20, maxDelayMs: 10_000 });
+    const q = createIdleQueue({ activity: a, maxDelayMs: 10_000 });
     const ran: string[] = [];
     a.begin();
     q.defer(() => ran.push('first'));
@@ -66,16 +69,31 @@ describe('idle queue', () => {
     expect(ran).toEqual([]);
     expect(q.size).toBe(2);
     a.end();
-    vi.advanceTimersByTime(19);
-    expect(ran).toEqual([]);
-    vi.advanceTimersByTime(1);
+    expect(ran).toEqual([]); // not inside the callback that ended the request
+    nextTurn();
     expect(ran).toEqual(['first', 'second']);
     expect(q.size).toBe(0);
+  });
+
+  it('with quietMs, waits that long after the last request ended', () => {
+    const a = createActivity({ now: fakeNow });
+    const q = createIdleQueue({ activity: a, quietMs: 20, maxDelayMs: 10_000 });
+    let ran = 0;
+    a.begin();
+    q.defer(() => ran++);
+    a.end();
+    vi.advanceTimersByTime(19);
+    expect(ran).toBe(0);
+    vi.advanceTimersByTime(1);
+    nextTurn();
+    expect(ran).toBe(1);
   });
 
   it('starts over when a request arrives before the quiet time is up', () => {
     const a = createActivity({ now: fakeNow });
     const q = createIdleQueue({ activity: a, quietMs: 40, maxDelayMs: 10_000 });
+    a.begin();
+    a.end();
     let ran = 0;
     q.defer(() => ran++);
     vi.advanceTimersByTime(15);
@@ -84,27 +102,63 @@ describe('idle queue', () => {
     expect(ran).toBe(0);
     a.end();
     vi.advanceTimersByTime(39);
+    nextTurn();
     expect(ran).toBe(0);
     vi.advanceTimersByTime(1);
+    nextTurn();
     expect(ran).toBe(1);
   });
 
-  it('runs work deferred into a quiet server quietMs later', () => {
+  it('runs work deferred into a quiet server on the next turn of the event loop', () => {
     const a = createActivity({ now: fakeNow });
-    const q = createIdleQueue({ activity: a, quietMs: 40, maxDelayMs: 10_000 });
-    vi.advanceTimersByTime(10);
+    const q = createIdleQueue({ activity: a });
     let ran = 0;
     q.defer(() => ran++);
-    // Its timer checks 40 ms later; the server was quiet for 50 by then.
-    vi.advanceTimersByTime(39);
     expect(ran).toBe(0);
-    vi.advanceTimersByTime(1);
+    nextTurn();
     expect(ran).toBe(1);
   });
 
-  it('runs everything once maxTasks are waiting, even under continuous traffic', () => {
+  it('runs in slices of sliceMs; a request that arrives between two waits for one slice at most', () => {
+    // Each task takes 1 ms on the queue's clock.
+    let t = 0;
     const a = createActivity({ now: fakeNow });
-    const q = createIdleQueue({ activity: a, quietMs: 20, maxTasks: 5, maxDelayMs: 10_000 });
+    const q = createIdleQueue({ activity: a, sliceMs: 2, maxDelayMs: 10_000, now: () => t });
+    const ran: number[] = [];
+    a.begin();
+    for (let i = 0; i < 7; i++) q.defer(() => void (ran.push(i), (t += 1)));
+    a.end();
+    nextTurn();
+    expect(ran).toEqual([0, 1]);
+    a.begin(); // a request arrives between two slices: the rest waits until it is answered
+    nextTurn();
+    vi.advanceTimersByTime(50);
+    expect(ran).toEqual([0, 1]);
+    a.end();
+    nextTurn();
+    expect(ran).toEqual([0, 1, 2, 3]);
+    nextTurn();
+    nextTurn();
+    expect(ran).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(q.size).toBe(0);
+  });
+
+  it('a task longer than a slice still runs, one per slice', () => {
+    let t = 0;
+    const a = createActivity({ now: fakeNow });
+    const q = createIdleQueue({ activity: a, sliceMs: 2, now: () => t });
+    const ran: number[] = [];
+    for (let i = 0; i < 3; i++) q.defer(() => void (ran.push(i), (t += 5)));
+    nextTurn();
+    expect(ran).toEqual([0]);
+    nextTurn();
+    nextTurn();
+    expect(ran).toEqual([0, 1, 2]);
+  });
+
+  it('runs once maxTasks are waiting, even under continuous traffic', () => {
+    const a = createActivity({ now: fakeNow });
+    const q = createIdleQueue({ activity: a, maxTasks: 5, maxDelayMs: 10_000 });
     const ran: number[] = [];
     a.begin();
     for (let i = 0; i < 4; i++) q.defer(() => ran.push(i));
@@ -112,22 +166,32 @@ describe('idle queue', () => {
     expect(ran).toEqual([]);
     q.defer(() => ran.push(4));
     expect(ran).toEqual([]); // not inside the caller's callback
-    vi.advanceTimersByTime(0); // the next turn of the event loop (setImmediate)
+    nextTurn();
     expect(ran).toEqual([0, 1, 2, 3, 4]);
     a.end();
   });
 
-  it('runs what waited maxDelayMs under continuous traffic', () => {
+  it('runs what waited maxDelayMs under continuous traffic, in slices until it is done', () => {
+    let t = 0;
     const a = createActivity({ now: fakeNow });
-    const q = createIdleQueue({ activity: a, quietMs: 20, maxDelayMs: 60 });
-    let ran = 0;
+    const q = createIdleQueue({ activity: a, maxDelayMs: 60, sliceMs: 2, now: () => t });
+    const ran: number[] = [];
     a.begin();
-    q.defer(() => ran++);
+    for (let i = 0; i < 4; i++) q.defer(() => void (ran.push(i), (t += 1)));
     vi.advanceTimersByTime(59);
-    expect(ran).toBe(0);
+    expect(ran).toEqual([]);
     vi.advanceTimersByTime(1);
-    expect(ran).toBe(1);
+    nextTurn();
+    expect(ran).toEqual([0, 1]);
+    nextTurn(); // still busy, but overdue: the next slice follows
+    expect(ran).toEqual([0, 1, 2, 3]);
+    // Emptied: new work waits for a quiet moment again.
+    q.defer(() => ran.push(9));
+    vi.advanceTimersByTime(30);
+    expect(ran).toHaveLength(4);
     a.end();
+    nextTurn();
+    expect(ran).toHaveLength(5);
   });
 
   it('flush runs everything now; a failing task does not stop the others', () => {

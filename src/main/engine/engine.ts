@@ -334,9 +334,16 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
         return scorer.score(question, passages);
       },
     });
+    const background = createBackgroundTasks(logger.child('jobs'), {
+      activity,
+      // Recording a chat turn is a write too: a full disk there must show in /health.
+      onError: (err) => dbHealth.noteError(err),
+    });
     const distiller = createDistiller({
       ...memoryServices,
       wordVectors: () => wordVectors?.words() ?? null,
+      // A long conversation is read in slices, each at a moment no request is in flight.
+      pause: () => new Promise<void>((resolve) => background.runWhenQuiet('distil', resolve)),
       ...config.distiller,
     });
     const deletion = createDeletionService({ db, vectors, logger, clock });
@@ -383,11 +390,6 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
         }),
     };
 
-    const background = createBackgroundTasks(logger.child('jobs'), {
-      activity,
-      // Recording a chat turn is a write too: a full disk there must show in /health.
-      onError: (err) => dbHealth.noteError(err),
-    });
     const staticUiDir = config.staticUiDir ?? defaultStaticUiDir();
     const appOptions: AppOptions = {
       background,

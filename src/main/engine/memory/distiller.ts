@@ -45,7 +45,7 @@ import {
 import { heuristicReasonText, resolveCoreModel } from './core-model.ts';
 import { parseDigest } from './digest.ts';
 import { storeDigest } from './facts.ts';
-import { heuristicDigest } from './heuristic-distiller.ts';
+import { heuristicDigestInSlices } from './heuristic-distiller.ts';
 import type { WordVectors } from '../vector/word-vectors.ts';
 import { stripPrivate } from '../text/private.ts';
 
@@ -77,6 +77,11 @@ export interface DistillerOptions {
    * specific rule reads by their meaning (extraction/rules/statements.ts).
    */
   wordVectors?: () => WordVectors | null;
+  /**
+   * Hands the event loop back between slices of a heuristic digest (default: its next turn).
+   * The server waits for a moment no request is in flight.
+   */
+  pause?: () => Promise<void>;
 }
 
 export type DistillOutcome =
@@ -165,6 +170,8 @@ export function createDistiller(
   // Aborted when flush() runs out of time: an in-flight Core Model call gives up.
   const shutdown = new AbortController();
 
+  const pause = options.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+
   const debounceMs = () =>
     options.debounceMsOverride ?? settings.get().summaryDebounceSeconds * 1000;
 
@@ -203,12 +210,12 @@ export function createDistiller(
     return run;
   }
 
-  function storeHeuristic(
+  async function storeHeuristic(
     agentId: string,
     conversationId: string,
     messages: ConversationMessage[],
   ): Promise<unknown> {
-    const digest = heuristicDigest(
+    const digest = await heuristicDigestInSlices(
       messages.map((m) => ({
         role: m.role,
         content: stripPrivate(m.content),
@@ -217,6 +224,7 @@ export function createDistiller(
         id: m.id,
       })),
       { conversationAt: messages[0]!.created_at, words: options.wordVectors?.() ?? null },
+      pause,
     );
     return store(agentId, conversationId, messages, digest);
   }

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
 import { Digest } from '../../../shared/digest.ts';
 import { loadWordVectors } from '../vector/word-vectors.ts';
-import { extractEntities, heuristicDigest, splitSpeaker } from './heuristic-distiller.ts';
+import {
+  extractEntities,
+  heuristicDigest,
+  heuristicDigestInSlices,
+  splitSpeaker,
+} from './heuristic-distiller.ts';
 
 describe('splitSpeaker', () => {
   it('recognises a person named as the speaker, not ordinary prefixes', () => {
@@ -135,5 +140,40 @@ describe('heuristicDigest', () => {
     const d = heuristicDigest([{ role: 'user', content: 'hi', created_at: at }]);
     expect(d.episode.summary.length).toBeGreaterThan(0);
     expect(d.pinned_candidates).toEqual([]);
+  });
+});
+
+describe('heuristicDigestInSlices', () => {
+  const conversation = Array.from({ length: 60 }, (_, i) => ({
+    role: i % 2 === 0 ? ('user' as const) : ('assistant' as const),
+    content:
+      i % 2 === 0
+        ? `My sister Dana moved to Lisbon in March and I adopted a beagle named Rufus (${i}).`
+        : 'Noted, thanks.',
+    created_at: Date.UTC(2026, 2, 1) + i * 60_000,
+  }));
+
+  it('gives the same digest as heuristicDigest, pausing between slices of a long conversation', async () => {
+    let pauses = 0;
+    const pause = async () => {
+      pauses++;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    // A 0 ms slice: a pause after every message.
+    const sliced = await heuristicDigestInSlices(conversation, {}, pause, 0);
+    expect(sliced).toEqual(heuristicDigest(conversation));
+    expect(pauses).toBe(conversation.length);
+  });
+
+  it('does not pause while a slice lasts', async () => {
+    let pauses = 0;
+    const digest = await heuristicDigestInSlices(
+      conversation,
+      {},
+      async () => void pauses++,
+      60_000,
+    );
+    expect(pauses).toBe(0);
+    expect(digest.pinned_candidates.length).toBeGreaterThan(0);
   });
 });

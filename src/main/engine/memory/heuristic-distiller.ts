@@ -214,6 +214,43 @@ export function heuristicDigest(
   messages: HeuristicMessage[],
   options: HeuristicOptions = {},
 ): Digest {
+  const steps = digestSteps(messages, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * heuristicDigest, handing the event loop back (`pause`) whenever it has worked `sliceMs`: the
+ * longest conversation distilled (2,000 rows) takes about 170 ms to read, which in one piece
+ * would hold up every request that arrives meanwhile. A typical one (300 turns, 25 ms) is read
+ * in one piece: cut into many short pauses it would hold up several requests instead of one
+ * (BENCH_CASES=100k memory-throughput: p99 added latency 11.5 ms with 4 ms slices).
+ */
+export async function heuristicDigestInSlices(
+  messages: HeuristicMessage[],
+  options: HeuristicOptions,
+  pause: () => Promise<void>,
+  sliceMs = 50,
+): Promise<Digest> {
+  const steps = digestSteps(messages, options);
+  let started = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - started >= sliceMs) {
+      await pause();
+      started = performance.now();
+    }
+  }
+}
+
+/** The digest's work, one message a step. */
+function* digestSteps(
+  messages: HeuristicMessage[],
+  options: HeuristicOptions,
+): Generator<void, Digest> {
   const sentences: ScoredSentence[] = [];
   const facts: { fact: TypedFact; message: HeuristicMessage }[] = [];
   let order = 0;
@@ -237,6 +274,7 @@ export function heuristicDigest(
       sentences.push({ text, speaker, mayState, order: order++, score: 0, facts: stated.length });
       for (const fact of stated) facts.push({ fact, message: m });
     });
+    yield;
   }
 
   const allText = sentences.map((s) => s.text);

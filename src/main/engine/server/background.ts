@@ -36,7 +36,7 @@ export interface WorkOf {
 }
 
 export interface BackgroundOptions {
-  /** Requests in flight (default: none, so deferred work starts after `quietMs`). */
+  /** Requests in flight (default: none, so deferred work starts at once, in slices). */
   activity?: Activity;
   quietMs?: number;
   /** Told of every failed task after it is logged (the database's health watches them). */
@@ -48,15 +48,26 @@ export function createBackgroundTasks(
   options: BackgroundOptions = {},
 ): BackgroundTasks {
   const pending = new Set<Promise<unknown>>();
-  const run = (name: string, task: () => unknown) => {
-    const p: Promise<unknown> = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(task)
+  const track = (name: string, work: Promise<unknown>) => {
+    const p: Promise<unknown> = work
       .catch((err: unknown) => {
         logger.error('background task failed', { task: name, err });
         options.onError?.(err);
       })
       .finally(() => pending.delete(p));
     pending.add(p);
+  };
+  const run = (name: string, task: () => unknown) =>
+    track(name, new Promise<void>((resolve) => setImmediate(resolve)).then(task));
+  /** Deferred work starts inside the idle queue's slice, so the slice's time limit holds. */
+  const startNow = (name: string, task: () => unknown) => {
+    let work: Promise<unknown>;
+    try {
+      work = Promise.resolve(task());
+    } catch (err) {
+      work = Promise.reject(err);
+    }
+    track(name, work);
   };
   const idle = createIdleQueue({
     activity: options.activity ?? noActivity,
@@ -67,7 +78,7 @@ export function createBackgroundTasks(
     run,
     runWhenQuiet(name, task, of) {
       if (of === undefined) {
-        idle.defer(() => run(name, task));
+        idle.defer(() => startNow(name, task));
         return;
       }
       let settled!: () => void;
@@ -79,7 +90,7 @@ export function createBackgroundTasks(
         if (waiting.size === 0 && keyed.get(of.key) === waiting) keyed.delete(of.key);
       });
       idle.defer(() =>
-        run(name, async () => {
+        startNow(name, async () => {
           try {
             return await task();
           } finally {
