@@ -168,6 +168,9 @@ describe('questions about the user in any wording (word meaning from the static 
     "What's the dog called again?",
     "who's the new boss?",
     'when is the trip?',
+    // The employer by its verb; a pet by its kind.
+    'who employs me these days?',
+    "What's the lizard called?",
     "Recommend a novel I'd probably enjoy",
     "Suggest a weekend trip we'd both love",
     "Find a podcast to help with the language I'm learning",

@@ -30,7 +30,7 @@ export const RELATIONS = [
     name: 'works_at',
     single: true,
     description:
-      'employer: company, organization, workplace, office, firm, startup someone works for',
+      'employer: company, organization, workplace, office, firm, startup someone works for, employs, employed',
   },
   {
     name: 'manager',
@@ -70,7 +70,8 @@ export const RELATIONS = [
   {
     name: 'pet',
     single: false,
-    description: 'pets and animals someone keeps: dog, cat, puppy, kitten, breed, adopted, pet',
+    description:
+      'pets and animals someone keeps: dog, cat, puppy, kitten, rabbit, bird, fish, reptile, hamster, breed, adopted, pet',
   },
   {
     name: 'diet',
