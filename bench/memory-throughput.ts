@@ -232,6 +232,25 @@ function settled(h: Served, transcriptRows: number): Promise<void> {
   }, 300_000);
 }
 
+/**
+ * Waits until the distiller has finished the conversations it already took on: with
+ * extraction switched to manual it starts no more, but those queued before still run (the
+ * warm-up's conversations), and would be counted as the memory path's CPU. Done when the
+ * count of pending signals has held still for a second (one conversation takes ~50 ms).
+ */
+async function distillerQuiet(h: Served): Promise<void> {
+  let last = -1;
+  let since = performance.now();
+  await pollUntil(async () => {
+    const { pending } = await api<StatsResponse>(h, 'GET', '/memory/stats');
+    if (pending !== last) {
+      last = pending;
+      since = performance.now();
+    }
+    return performance.now() - since >= 1_000 ? null : `${pending} signals pending, still changing`;
+  }, 300_000);
+}
+
 async function transcriptRows(h: Served): Promise<number> {
   return (await api<StatsResponse>(h, 'GET', '/memory/stats')).transcript;
 }
@@ -539,6 +558,7 @@ export async function runMemoryThroughputBench(print: Print): Promise<void> {
     // so 50 clients chatting with one agent at once have the distiller re-read a conversation
     // on nearly every request: measured apart, as `load-distil`.
     await setExtraction(h, 'manual');
+    await distillerQuiet(h);
     if (cases.has('cpu')) await cpuCase(h, questions, print);
     if (cases.has('load')) await loadCase(h, questions, seconds, print, 'load');
     if (cases.has('compare')) await comparisons(h, questions, seconds, print);
