@@ -17,6 +17,7 @@ import { getIdentity } from '../store/identity.ts';
 import {
   memoryPresence,
   recentEpisodeEntities,
+  recentConversationSample,
   recentTranscriptSample,
   topPinnedFacts,
 } from '../store/search.ts';
@@ -75,7 +76,14 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
 
   function computeGateContext(agentId: string): GateContext {
     const ctx = gateContextFrom({
-      transcriptHeads: recentTranscriptSample(deps.db, agentId, 1_000),
+      // The most recent turns, and the last few of each recent conversation (an imported
+      // log's speakers stay known after long chats), each turn once.
+      transcriptHeads: new Map(
+        [
+          ...recentTranscriptSample(deps.db, agentId, 1_000),
+          ...recentConversationSample(deps.db, agentId, 300, 4),
+        ].map((t) => [t.id, t.head]),
+      ).values(),
       episodeEntities: recentEpisodeEntities(deps.db, agentId, 50).flatMap((e) =>
         parseJsonList(e.entities),
       ),

@@ -502,14 +502,42 @@ export function recentEpisodeEntities(
  * clients that keep names in the text, e.g. ingested chat logs). Sampled from the most
  * recent rows so it stays cheap on a large memory.
  */
-export function recentTranscriptSample(db: Db, agentId: string, limit: number): string[] {
-  return (
-    prepared(
-      db,
-      `SELECT substr(content, 1, 60) AS head FROM transcript
-         WHERE agent_id = ? ORDER BY created_at DESC LIMIT ?`,
-    ).all(agentId, limit) as { head: string }[]
-  ).map((r) => r.head);
+export function recentTranscriptSample(db: Db, agentId: string, limit: number): TurnHead[] {
+  return prepared(
+    db,
+    `SELECT id, substr(content, 1, 60) AS head FROM transcript
+       WHERE agent_id = ? ORDER BY created_at DESC LIMIT ?`,
+  ).all(agentId, limit) as TurnHead[];
+}
+
+/** A transcript row's id and the start of its text. */
+export interface TurnHead {
+  id: number;
+  head: string;
+}
+
+/**
+ * The heads of the last `perConversation` turns of each of the agent's `conversations` most
+ * recently active conversations: a sample that still holds an imported log's speakers after
+ * thousands of turns of chat in a few long conversations (the recent sample above then holds
+ * only those). Walks the (agent_id, conversation_id, id) index once for the conversations, then
+ * seeks each one's last turns.
+ */
+export function recentConversationSample(
+  db: Db,
+  agentId: string,
+  conversations: number,
+  perConversation: number,
+): TurnHead[] {
+  return prepared(
+    db,
+    `WITH recent AS (
+       SELECT conversation_id, max(id) AS last FROM transcript WHERE agent_id = @agentId
+       GROUP BY conversation_id ORDER BY last DESC LIMIT @conversations)
+     SELECT t.id, substr(t.content, 1, 60) AS head FROM recent r JOIN transcript t
+       ON t.id IN (SELECT id FROM transcript WHERE agent_id = @agentId
+                     AND conversation_id = r.conversation_id ORDER BY id DESC LIMIT @per)`,
+  ).all({ agentId, conversations, per: perConversation }) as TurnHead[];
 }
 
 /** Which kinds of memory the agent has at all (EXISTS probes: O(1) on the agent indexes). */
