@@ -168,6 +168,9 @@ describe('questions about the user in any wording (word meaning from the static 
     "What's the dog called again?",
     "who's the new boss?",
     'when is the trip?',
+    // Getting to the places of their routine.
+    'How do I get to work?',
+    'how do we get to school these days?',
     // The employer by its verb; a pet by its kind.
     'who employs me these days?',
     "What's the lizard called?",
@@ -182,6 +185,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'Should I learn React or Svelte first?',
     'How do I deploy a Flask app to Heroku?',
     'How do I change a flat tire?',
+    'How do I get to Heathrow from here?',
+    'How do I get to work faster?',
     'Do I need a visa to travel to Canada?',
     'What can I substitute for buttermilk?',
     'When do I use a semicolon?',

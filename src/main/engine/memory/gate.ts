@@ -245,6 +245,12 @@ const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
 /** Words that make a "how do I" question one about a habit ("every day", "usually"). */
 const HABITUAL =
   /\b(?:every (?:day|morning|evening|night|week|weekday)|each (?:day|morning)|most (?:days|mornings)|usually|normally|these days|nowadays)\b/iu;
+/**
+ * "How do I get to work?": getting to the places of the user's own routine is a habit, not a
+ * request for directions ("How do I get to Heathrow?") or for tips ("… to work faster?").
+ */
+const ROUTINE_TRIP =
+  /\bget\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office|college|uni|university|class)(?:\s+(?:these\s+days|nowadays|now|normally|usually))?\s*\??\s*$/iu;
 /** A "how do I" question about a habit names few things ("How do I commute?"). */
 const HABIT_MAX_CONTENT_WORDS = 3;
 /**
@@ -369,7 +375,7 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext): boolean {
 
 function isHabitQuestion(head: string, ctx: GateContext): boolean {
   // "How do I get to school every day?": a procedure is not done every day.
-  if (HABITUAL.test(head)) return true;
+  if (HABITUAL.test(head) || ROUTINE_TRIP.test(head)) return true;
   if (!ctx.relationsOf) return false;
   if (queryTerms(head.replace(HOW_DO_I, '')).length > HABIT_MAX_CONTENT_WORDS) return false;
   const best = ctx.relationsOf(head)[0];
