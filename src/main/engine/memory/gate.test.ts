@@ -168,8 +168,10 @@ describe('questions about the user in any wording (word meaning from the static 
     "What's the dog called again?",
     "who's the new boss?",
     'when is the trip?',
-    // Getting to the places of their routine.
+    // Getting to the places of their routine; a habit with their own object.
     'How do I get to work?',
+    'How do I travel to work?',
+    'How do I take my coffee?',
     'how do we get to school these days?',
     // The employer by its verb; a pet by its kind.
     'who employs me these days?',
@@ -187,6 +189,10 @@ describe('questions about the user in any wording (word meaning from the static 
     'How do I change a flat tire?',
     'How do I get to Heathrow from here?',
     'How do I get to work faster?',
+    // A procedure done to any such thing, or to the one at hand, is no habit of theirs.
+    'how do I feed a hamster?',
+    'how do I keep fish alive?',
+    'How do I employ recursion here?',
     'Do I need a visa to travel to Canada?',
     'What can I substitute for buttermilk?',
     'When do I use a semicolon?',

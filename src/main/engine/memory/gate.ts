@@ -246,11 +246,12 @@ const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
 const HABITUAL =
   /\b(?:every (?:day|morning|evening|night|week|weekday)|each (?:day|morning)|most (?:days|mornings)|usually|normally|these days|nowadays)\b/iu;
 /**
- * "How do I get to work?": getting to the places of the user's own routine is a habit, not a
- * request for directions ("How do I get to Heathrow?") or for tips ("… to work faster?").
+ * "How do I get to work?", "how do I travel to school?": getting to the places of the user's own
+ * routine is a habit, not a request for directions ("How do I get to Heathrow?") or for tips
+ * ("… to work faster?").
  */
 const ROUTINE_TRIP =
-  /\bget\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office|college|uni|university|class)(?:\s+(?:these\s+days|nowadays|now|normally|usually))?\s*\??\s*$/iu;
+  /\b(?:get|go|travel|commute|come)\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office|college|uni|university|class)(?:\s+(?:these\s+days|nowadays|now|normally|usually))?\s*\??\s*$/iu;
 /** A "how do I" question about a habit names few things ("How do I commute?"). */
 const HABIT_MAX_CONTENT_WORDS = 3;
 /**
@@ -376,11 +377,23 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext): boolean {
 function isHabitQuestion(head: string, ctx: GateContext): boolean {
   // "How do I get to school every day?": a procedure is not done every day.
   if (HABITUAL.test(head) || ROUTINE_TRIP.test(head)) return true;
-  if (!ctx.relationsOf) return false;
-  if (queryTerms(head.replace(HOW_DO_I, '')).length > HABIT_MAX_CONTENT_WORDS) return false;
+  if (!ctx.relationsOf || PROCEDURE_OBJECT.test(head)) return false;
+  const rest = head.replace(HOW_DO_I, '');
+  const terms = queryTerms(rest).length;
+  if (terms > HABIT_MAX_CONTENT_WORDS) return false;
+  // Beyond its verb, a habit's object is the user's own: "how do I take my coffee?", not "how
+  // do I keep fish alive?".
+  if (terms > 1 && !/\b(?:my|our)\b/iu.test(rest)) return false;
   const best = ctx.relationsOf(head)[0];
   return best !== undefined && best.score >= HABIT_MIN_RELATION_SCORE;
 }
+
+/**
+ * "How do I feed a hamster?", "how do I employ recursion here?": a procedure done to any such
+ * thing, or to the one at hand.
+ */
+const PROCEDURE_OBJECT =
+  /\b(?:a|an|any|some|someone|somebody|something|here|this|that|these|those)\b/iu;
 
 /**
  * The clause a message asks its question in: the last one ending in "?", else the first.
