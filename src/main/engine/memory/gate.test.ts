@@ -168,6 +168,11 @@ describe('questions about the user in any wording (word meaning from the static 
     "What's the dog called again?",
     "who's the new boss?",
     'when is the trip?',
+    // "the" something of theirs asked its age, named before a dash, or what it is built with.
+    'how old is the tortoise?',
+    "the bird — what's its name?",
+    'the new boss, what is her name?',
+    "what's the app built with?",
     // Getting to the places of their routine; a habit with their own object.
     'How do I get to work?',
     'How do I travel to work?',
@@ -188,6 +193,12 @@ describe('questions about the user in any wording (word meaning from the static 
     'How do I deploy a Flask app to Heroku?',
     'How do I change a flat tire?',
     'How do I get to Heathrow from here?',
+    // Ages and things of the world, however short the question.
+    'How old is the universe?',
+    'how old are the pyramids?',
+    'the moon — how far is it?',
+    'the capital of France — what is it?',
+    "What's the sun made of?",
     'How do I get to work faster?',
     // A procedure done to any such thing, or to the one at hand, is no habit of theirs.
     'how do I feed a hamster?',

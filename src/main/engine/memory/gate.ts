@@ -169,7 +169,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     !AT_HAND.test(text)
   )
     return 'pinned';
-  if (!task && (asksAboutOwnLife(text, ctx, asked) || asksAboutTheirOwnThing(asked, ctx)))
+  if (!task && (asksAboutOwnLife(text, ctx, asked) || asksAboutTheirOwnThing(asked, ctx, text)))
     return 'pinned';
   if (!task && !advice && QUESTION.test(asked) && OWN_HABIT_THING.test(asked)) return 'pinned';
   return 'none';
@@ -364,14 +364,29 @@ function isFirstPersonQuestion(head: string, ctx: GateContext, message: string):
  * longest river"); alone, it is one the asker and their memory share.
  */
 const DEFINITE_SHORT =
-  /^\s*(?:\p{L}+,?\s+)?(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich)(?:['’]s|\s+is|\s+are|\s+was)\s+the\s+(?:\p{Ll}[\p{L}-]*\s+)?\p{Ll}[\p{L}-]*(?:['’]s?)?(?:\s+(?:names?|called|named|again|now|these days|nowadays|located|like|going to be|at the moment|right now|today|this year))*\s*\??\s*$/u;
+  /^\s*(?:\p{L}+,?\s+)?(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich)(?:['’]s|\s+is|\s+are|\s+was)\s+the\s+(?:\p{Ll}[\p{L}-]*\s+)?\p{Ll}[\p{L}-]*(?:['’]s?)?(?:\s+(?:names?|called|named|again|now|these days|nowadays|located|like|going to be|at the moment|right now|today|this year|at work|at home|at school|built with|written in|made with|based on))*\s*\??\s*$/u;
 const SUPERLATIVE = /\b(?:\p{L}+est|most|best|worst|least)\b/iu;
+/**
+ * "how old is the tortoise?", "the bird — what's its name?": the same about "the" something
+ * asked its age, or named first and asked about after a dash. Here the noun alone must name
+ * what people keep or know ("how old" itself points to an age; "how old is the universe?" is
+ * not theirs).
+ */
+const HOW_OLD_THE =
+  /^\s*[Hh]ow\s+old\s+(?:is|are)\s+the\s+(\p{Ll}[\p{L}-]*(?:\s+\p{Ll}[\p{L}-]*)?)(?:\s+(?:now|again|these days))?\s*\??\s*$/u;
+const TOPIC_THEN_QUESTION =
+  /^\s*[Tt]he\s+(\p{Ll}[\p{L}-]*(?:\s+\p{Ll}[\p{L}-]*)?)\s*(?:[—–:,]|\s-)\s*(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich|[Hh]ow\s+old)\b[^?.!]{0,40}?\b(?:its|his|her|their|it|he|she|they|them)\b[^?.!]{0,20}\??\s*$/u;
 
-/** `asked`: the question clause ("Heading to the vet, what's the dog's name again?"). */
-function asksAboutTheirOwnThing(asked: string, ctx: GateContext): boolean {
-  if (!ctx.relationsOf || !DEFINITE_SHORT.test(asked) || SUPERLATIVE.test(asked)) return false;
-  const best = ctx.relationsOf(asked)[0];
-  return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
+/**
+ * `asked`: the question clause ("Heading to the vet, what's the dog's name again?"); `text`:
+ * the message.
+ */
+function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): boolean {
+  if (!ctx.relationsOf) return false;
+  const clearly = (t: string) => (ctx.relationsOf!(t)[0]?.score ?? 0) >= OBJECT_MIN_RELATION_SCORE;
+  if (DEFINITE_SHORT.test(asked) && !SUPERLATIVE.test(asked)) return clearly(asked);
+  const noun = (HOW_OLD_THE.exec(asked) ?? TOPIC_THEN_QUESTION.exec(text.slice(0, 300)))?.[1];
+  return noun !== undefined && !SUPERLATIVE.test(noun) && clearly(noun);
 }
 
 function isHabitQuestion(head: string, ctx: GateContext): boolean {
