@@ -4,6 +4,7 @@
 // ("What did Lidia say about the movie?") gets no memory.
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordTurns } from '../src/main/engine/store/transcript.ts';
+import { addFact } from './helpers/memory-rows.ts';
 import { type EngineHarness, startEngine } from './helpers/engine-harness.ts';
 
 let h: EngineHarness | null = null;
@@ -54,5 +55,27 @@ describe('speakers of an imported log', () => {
     expect((await memory.buildContext('a', 'What is a good film about lighthouses?')).section).toBe(
       'none',
     );
+  });
+
+  it('a person named in a new fact counts for the very next question, not 30 s later', async () => {
+    h = await startEngine();
+    const { db, memory } = h.services;
+    const at = Date.UTC(2026, 0, 1);
+    recordTurns(db, [
+      {
+        agentId: 'b',
+        conversationId: 'c1',
+        messages: [
+          { role: 'user', content: 'my older sister Hana lives in Osaka', createdAt: at },
+          { role: 'assistant', content: 'Nice!', createdAt: at + 1 },
+        ],
+      },
+    ]);
+    // The gate reads the agent's names now, before the fact exists.
+    expect((await memory.buildContext('b', 'where does Hana live?')).section).toBe('none');
+    addFact(db, { agentId: 'b', content: "User's sister is named Hana" }, at + 2);
+    const ctx = await memory.buildContext('b', 'where does Hana live?');
+    expect(ctx.section).not.toBe('none');
+    expect(ctx.block).toContain('Osaka');
   });
 });

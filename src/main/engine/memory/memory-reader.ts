@@ -16,6 +16,7 @@ import { parseJsonList } from '../store/episodes.ts';
 import { getIdentity } from '../store/identity.ts';
 import {
   memoryPresence,
+  memoryVersion,
   recentEpisodeEntities,
   recentConversationSample,
   recentTranscriptSample,
@@ -46,7 +47,7 @@ export interface MemoryReaderDeps {
   rankByMeaning?: (question: string, passages: readonly string[]) => number[];
 }
 
-/** Names known to an agent's memory change slowly; recomputed at most this often. */
+/** Speaker labels of an agent's transcript change slowly; read again at most this often. */
 const NAMES_TTL_MS = 30_000;
 /** Vector results for a repeated query (clients resend the same message) are reused. */
 const VECTOR_CACHE_TTL_MS = 30_000;
@@ -56,7 +57,11 @@ const NONE: ContextResult = { section: 'none', block: '', tokens: 0 };
 
 export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
   const log = deps.logger.child('memory-read');
-  const names = new Map<string, { at: number; ctx: GateContext }>();
+  const heads = new Map<string, { at: number; heads: string[] }>();
+  const names = new Map<
+    string,
+    { heads: { at: number; heads: string[] }; version: string; ctx: GateContext }
+  >();
   const vectors = deps.vectors ? cachingVectors(deps.vectors, deps.clock) : null;
   const searchDeps: SearchDeps = {
     db: deps.db,
@@ -74,16 +79,23 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     }
   }, 0).unref();
 
-  function computeGateContext(agentId: string): GateContext {
-    const ctx = gateContextFrom({
-      // The most recent turns, and the last few of each recent conversation (an imported
-      // log's speakers stay known after long chats), each turn once.
-      transcriptHeads: new Map(
+  /** The transcript's part of the names (speaker labels): slow to read, slow to change. */
+  function transcriptHeadsOf(agentId: string): string[] {
+    // The most recent turns, and the last few of each recent conversation (an imported log's
+    // speakers stay known after long chats), each turn once.
+    return [
+      ...new Map(
         [
           ...recentTranscriptSample(deps.db, agentId, 1_000),
           ...recentConversationSample(deps.db, agentId, 300, 4),
         ].map((t) => [t.id, t.head]),
       ).values(),
+    ];
+  }
+
+  function computeGateContext(agentId: string, transcriptHeads: string[]): GateContext {
+    const ctx = gateContextFrom({
+      transcriptHeads,
       episodeEntities: recentEpisodeEntities(deps.db, agentId, 50).flatMap((e) =>
         parseJsonList(e.entities),
       ),
@@ -94,10 +106,11 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
   }
 
   const refreshing = new Set<string>();
-  function gateContext(agentId: string): GateContext {
+  /** The transcript heads, at most NAMES_TTL_MS old (refreshed off the request path). */
+  function cachedHeads(agentId: string): { at: number; heads: string[] } {
     const now = deps.clock.now();
-    const cached = names.get(agentId);
-    if (cached && now - cached.at < NAMES_TTL_MS) return cached.ctx;
+    const cached = heads.get(agentId);
+    if (cached && now - cached.at < NAMES_TTL_MS) return cached;
     if (cached) {
       // Stale: answer with what we know and refresh off the request path.
       if (!refreshing.has(agentId)) {
@@ -105,7 +118,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
         setImmediate(() => {
           refreshing.delete(agentId);
           try {
-            names.set(agentId, { at: deps.clock.now(), ctx: computeGateContext(agentId) });
+            heads.set(agentId, { at: deps.clock.now(), heads: transcriptHeadsOf(agentId) });
           } catch (err) {
             log.warn('could not refresh known names', {
               error: err instanceof Error ? err.message : String(err),
@@ -113,11 +126,27 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
           }
         });
       }
-      return cached.ctx;
+      return cached;
     }
-    const ctx = computeGateContext(agentId);
+    const fresh = { at: now, heads: transcriptHeadsOf(agentId) };
+    if (heads.size >= CACHE_ENTRIES) heads.delete(heads.keys().next().value as string);
+    heads.set(agentId, fresh);
+    return fresh;
+  }
+
+  /**
+   * The gate's names for an agent. Its facts, episodes and identity are read again as soon as
+   * they change (a sister named a moment ago is a person for the next question, not 30 s
+   * later); the transcript's speakers come from the heads above.
+   */
+  function gateContext(agentId: string): GateContext {
+    const h = cachedHeads(agentId);
+    const version = memoryVersion(deps.db, agentId);
+    const cached = names.get(agentId);
+    if (cached && cached.heads === h && cached.version === version) return cached.ctx;
+    const ctx = computeGateContext(agentId, h.heads);
     if (names.size >= CACHE_ENTRIES) names.delete(names.keys().next().value as string);
-    names.set(agentId, { at: now, ctx });
+    names.set(agentId, { heads: h, version, ctx });
     return ctx;
   }
 

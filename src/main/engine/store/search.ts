@@ -540,6 +540,23 @@ export function recentConversationSample(
   ).all({ agentId, conversations, per: perConversation }) as TurnHead[];
 }
 
+/**
+ * A value that changes whenever facts or episodes are added to or removed from the agent's
+ * memory, or its identity changes: the gate's names are read again then (an edit in place is
+ * seen with the next transcript sample, within 30 s). Reads only the agent's entries of the
+ * tables' indexes, and the identity's one row.
+ */
+export function memoryVersion(db: Db, agentId: string): string {
+  const row = prepared(
+    db,
+    `SELECT
+       (SELECT count(*) || '.' || coalesce(max(id), 0) FROM pinned_facts WHERE agent_id = @a) AS facts,
+       (SELECT count(*) || '.' || coalesce(max(id), 0) FROM episodes WHERE agent_id = @a) AS episodes,
+       (SELECT coalesce(max(updated_at), 0) FROM identity WHERE agent_id = @a) AS identity`,
+  ).get({ a: agentId }) as { facts: string; episodes: string; identity: number };
+  return `${row.facts}|${row.episodes}|${row.identity}`;
+}
+
 /** Which kinds of memory the agent has at all (EXISTS probes: O(1) on the agent indexes). */
 export function memoryPresence(
   db: Db,
