@@ -173,6 +173,11 @@ describe('questions about the user in any wording (word meaning from the static 
     "the bird — what's its name?",
     'the new boss, what is her name?',
     "what's the app built with?",
+    // A question of one noun that names a relation; "home" alone.
+    'any allergies?',
+    'which instrument?',
+    'which city is home?',
+    "where's home these days?",
     // Getting to the places of their routine; a habit with their own object.
     'How do I get to work?',
     'How do I travel to work?',
@@ -193,6 +198,12 @@ describe('questions about the user in any wording (word meaning from the static 
     'How do I deploy a Flask app to Heroku?',
     'How do I change a flat tire?',
     'How do I get to Heathrow from here?',
+    // Follow-ups of one word, and "home" of something else.
+    'any ideas?',
+    'which one?',
+    'any tips?',
+    'Which city is home to the Eiffel Tower?',
+    'Where is home plate on a baseball field?',
     // Ages and things of the world, however short the question.
     'How old is the universe?',
     'how old are the pyramids?',

@@ -377,6 +377,12 @@ const HOW_OLD_THE =
 const TOPIC_THEN_QUESTION =
   /^\s*[Tt]he\s+(\p{Ll}[\p{L}-]*(?:\s+\p{Ll}[\p{L}-]*)?)\s*(?:[—–:,]|\s-)\s*(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich|[Hh]ow\s+old)\b[^?.!]{0,40}?\b(?:its|his|her|their|it|he|she|they|them)\b[^?.!]{0,20}\??\s*$/u;
 
+/** "any allergies?", "which instrument?": a question of one noun, which names a relation. */
+const TERSE_FRAGMENT = /^\s*(?:[Aa]ny|[Ww]hich|[Ww]hat)\s+(\p{Ll}[\p{L}-]*)\s*\??\s*$/u;
+/** "which city is home?", "where's home these days?": "home" alone is the user's own. */
+const IS_HOME =
+  /^\s*(?:\p{L}+,?\s+)?(?:what|which|where)\b[^?.!]{0,30}?(?:\s+is|['’]s)\s+home(?:\s+(?:now|these days|nowadays|again))?\s*\??\s*$/iu;
+
 /**
  * `asked`: the question clause ("Heading to the vet, what's the dog's name again?"); `text`:
  * the message.
@@ -385,7 +391,10 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): 
   if (!ctx.relationsOf) return false;
   const clearly = (t: string) => (ctx.relationsOf!(t)[0]?.score ?? 0) >= OBJECT_MIN_RELATION_SCORE;
   if (DEFINITE_SHORT.test(asked) && !SUPERLATIVE.test(asked)) return clearly(asked);
-  const noun = (HOW_OLD_THE.exec(asked) ?? TOPIC_THEN_QUESTION.exec(text.slice(0, 300)))?.[1];
+  if (IS_HOME.test(asked)) return true;
+  const noun = (HOW_OLD_THE.exec(asked) ??
+    TOPIC_THEN_QUESTION.exec(text.slice(0, 300)) ??
+    TERSE_FRAGMENT.exec(asked))?.[1];
   return noun !== undefined && !SUPERLATIVE.test(noun) && clearly(noun);
 }
 
