@@ -174,7 +174,13 @@ describe('idle queue', () => {
   it('runs what waited maxDelayMs under continuous traffic, in slices until it is done', () => {
     let t = 0;
     const a = createActivity({ now: fakeNow });
-    const q = createIdleQueue({ activity: a, maxDelayMs: 60, sliceMs: 2, now: () => t });
+    const q = createIdleQueue({
+      activity: a,
+      maxDelayMs: 60,
+      sliceMs: 1,
+      busySliceMs: 2,
+      now: () => t,
+    });
     const ran: number[] = [];
     a.begin();
     for (let i = 0; i < 4; i++) q.defer(() => void (ran.push(i), (t += 1)));

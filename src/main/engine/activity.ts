@@ -67,7 +67,7 @@ export const noActivity: Activity = {
  * and then ran all at once: under a client that sends requests back to back, every 5 s one
  * of them waited 130 ms (100k rows, `npm run bench -- memory-throughput`). Under continuous
  * traffic (nothing ever quiet), once `maxTasks` are waiting or the oldest has waited
- * `maxDelayMs`, it runs in slices between the requests.
+ * `maxDelayMs`, it runs in slices (of `busySliceMs`) between the requests.
  */
 export interface IdleQueue {
   defer(task: () => void): void;
@@ -86,6 +86,13 @@ export interface IdleQueueOptions {
   maxDelayMs?: number;
   /** Default 2 ms (a task longer than that runs whole: a slice holds one task at least). */
   sliceMs?: number;
+  /**
+   * A slice while requests are in flight (overdue work under continuous traffic), default
+   * 20 ms: fewer, larger batches cost less CPU (50 clients, interleaved: 340/332/318 requests/s
+   * against 335/324/296 with 2 ms slices), and under such load a request waits far longer for
+   * its turn anyway.
+   */
+  busySliceMs?: number;
   /** The clock slices are timed on (default performance.now(); tests pass a fake one). */
   now?: () => number;
   /** A task threw (tasks that can fail should catch, as BackgroundTasks.run does). */
@@ -97,6 +104,7 @@ export function createIdleQueue(options: IdleQueueOptions): IdleQueue {
   const maxTasks = options.maxTasks ?? 512;
   const maxDelayMs = options.maxDelayMs ?? 5000;
   const sliceMs = options.sliceMs ?? 2;
+  const busySliceMs = options.busySliceMs ?? 20;
   const now = options.now ?? (() => performance.now());
   const { activity } = options;
   /** Waiting tasks, oldest first, from `head` on (a queue without shifting arrays). */
@@ -138,8 +146,9 @@ export function createIdleQueue(options: IdleQueueOptions): IdleQueue {
     if (waiting() === 0) return;
     if (!mayRun()) return void waitForQuiet();
     const started = now();
+    const limit = activity.inFlight > 0 ? busySliceMs : sliceMs;
     do runTask(tasks[head++]!);
-    while (waiting() > 0 && now() - started < sliceMs);
+    while (waiting() > 0 && now() - started < limit);
     if (waiting() === 0) return emptied();
     if (head > 1024) {
       tasks = tasks.slice(head);
