@@ -198,6 +198,9 @@ describe('questions about the user in any wording (word meaning from the static 
     'How do I deploy a Flask app to Heroku?',
     'How do I change a flat tire?',
     'How do I get to Heathrow from here?',
+    // Checking their own reasoning about the world.
+    'Is my understanding right that TCP is connection-oriented?',
+    'is my assumption correct that HTTP is stateless?',
     // Follow-ups of one word, and "home" of something else.
     'any ideas?',
     'which one?',

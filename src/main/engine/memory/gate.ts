@@ -75,9 +75,12 @@ const OWN_PAST =
 const PERSON_USE_AFTER =
   /^['’]s\s+(?:birthday|age|name|job|work|wife|husband|partner|kids?|children|son|daughter|mom|mother|dad|father|sister|brother|friend|family|dog|cat|pet|hobby|hobbies|favou?rite|plans?|house|home|address|phone|number|email|health|wedding|party)\b|^\s+(?:say|said|tell|told|mention|mentioned|go|went|visit|visited|move|moved|start|started|get|got|buy|bought|meet|met|call|called|marry|married|adopt|adopted|feel|felt|think|thought|like|likes|love|loves|doing)\b/iu;
 
-/** "my <noun>" / "our <noun>" in a question about the user's world (not "fix my code"). */
+/**
+ * "my <noun>" / "our <noun>" in a question about the user's world (not "fix my code", not "is my
+ * understanding right that …").
+ */
 const MY_THING =
-  /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv)(?:\w+)\b/iu;
+  /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv|understanding|assumption|reasoning|logic|thinking|guess|interpretation|math|maths|calculation|working|approach|solution)(?:\w+)\b/iu;
 const QUESTION =
   /(\?\s*$)|^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me|i (?:need|want|would like|['’]d like) to know)\b/iu;
 
