@@ -59,13 +59,15 @@ const PREFERENCE =
 /** The user (or their circle) in the message: "my", "our", "we", "did I", "I went"... */
 const PERSONAL =
   /\b(my|our|ours|we|myself|(?:did|have|had|was) i|i (?!need\b)\w+ed|i (?:went|was|did|had|have|said|told|mentioned|met|visited|saw|bought|got|moved|started|lived|worked|used|tried|made|took|ate|read|watched|wrote|asked|decided|planned|like|love|prefer))\b/iu;
-/** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
- *  my best option for …") is a general question even when it says "my". */
-const ADVICE =
-  /^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|errors?|exceptions?|traceback|crash\w*|fail\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|exit code|what does (?:that|this|it) mean)\b/iu;
 /** The troubleshooting part of ADVICE: something broken or missing, wherever it is said. */
 const TROUBLESHOOTING =
   /\b(?:errors?|exceptions?|traceback|crash\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|exit code)\b/iu;
+/** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
+ *  my best option for …") is a general question even when it says "my". */
+const ADVICE = new RegExp(
+  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  'iu',
+);
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
  *  have I read", "what medication am I taking", "the plan we made", "what did the doctor
  *  tell me". */
