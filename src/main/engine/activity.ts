@@ -139,7 +139,7 @@ export function createIdleQueue(options: IdleQueueOptions): IdleQueue {
     if (waiting() === 0) return emptied();
     tasks = tasks.slice(head);
     head = 0;
-    check();
+    schedule();
   };
   function runSlice(): void {
     sliceQueued = false;
@@ -154,6 +154,11 @@ export function createIdleQueue(options: IdleQueueOptions): IdleQueue {
       tasks = tasks.slice(head);
       head = 0;
     }
+    schedule();
+  }
+  /** What waits runs in a slice now, or when the server is quiet (or the work overdue). */
+  function schedule(): void {
+    if (waiting() === 0) return;
     if (mayRun()) queueSlice();
     else waitForQuiet();
   }
@@ -176,15 +181,9 @@ export function createIdleQueue(options: IdleQueueOptions): IdleQueue {
   };
   function check(): void {
     quietTimer = undefined;
-    if (waiting() === 0) return;
-    if (mayRun()) queueSlice();
-    else waitForQuiet();
+    schedule();
   }
-  activity.onQuiet(() => {
-    if (waiting() === 0) return;
-    if (quietMs === 0 || overdue) queueSlice();
-    else waitForQuiet();
-  });
+  activity.onQuiet(schedule);
 
   return {
     defer(task) {
@@ -194,8 +193,7 @@ export function createIdleQueue(options: IdleQueueOptions): IdleQueue {
         overdue = true;
         queueSlice();
       }, maxDelayMs);
-      if (mayRun()) queueSlice();
-      else waitForQuiet();
+      schedule();
     },
     flush: runAll,
     get size() {
