@@ -79,10 +79,10 @@ export async function placeMemory(
     const matched: MemoryAdditionKey[] = [];
     for (const slot of request.userMessages) {
       // Hashing only where something is remembered: long histories cost nothing extra.
-      if (!byIndex.has(slot.index)) continue;
+      const hashes = byIndex.get(slot.index);
+      if (!hashes) continue;
       const hash = contentHash(slot.content);
-      if (byIndex.get(slot.index)?.has(hash))
-        matched.push({ messageIndex: slot.index, contentHash: hash });
+      if (hashes.has(hash)) matched.push({ messageIndex: slot.index, contentHash: hash });
     }
     // Only the matched additions are read in full (their bytes are a whole memory block each).
     const slots = new Map(request.userMessages.map((s) => [s.index, s]));

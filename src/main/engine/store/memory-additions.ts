@@ -1,7 +1,6 @@
 // What Cairn added to user messages, per conversation (migration 007, DESIGN §9 "sticky"):
-// its keys read on every request with memory, written when a fresh block is placed. Every query is
-// scoped by agent_id and conversation_id.
-import type { Statement } from 'better-sqlite3-multiple-ciphers';
+// its keys read on every request with memory, written when a fresh block is placed. Every
+// query is scoped by agent_id and conversation_id.
 import type { Db } from './db.ts';
 import { cachedStatement } from './statement-cache.ts';
 
@@ -25,23 +24,17 @@ interface AdditionRow {
   tokens: number;
 }
 
-// Read on every request that carries the agent header: prepared once per connection.
-const selectStatements = new WeakMap<Db, Statement>();
-
-/** Every addition remembered for a conversation. */
+/** Every addition remembered for a conversation (whole, with the added bytes). */
 export function listMemoryAdditions(
   db: Db,
   agentId: string,
   conversationId: string,
 ): MemoryAddition[] {
-  let select = selectStatements.get(db);
-  if (!select) {
-    select = db.prepare(
-      `SELECT message_index, content_hash, shape, added, section, tokens
-         FROM memory_additions WHERE agent_id = ? AND conversation_id = ?`,
-    );
-    selectStatements.set(db, select);
-  }
+  const select = cachedStatement(
+    db,
+    `SELECT message_index, content_hash, shape, added, section, tokens
+       FROM memory_additions WHERE agent_id = ? AND conversation_id = ?`,
+  );
   return (select.all(agentId, conversationId) as AdditionRow[]).map(toAddition);
 }
 
