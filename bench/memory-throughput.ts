@@ -404,6 +404,7 @@ async function addedLatency(
   upstreamUrl: string,
   questions: string[],
   rounds: number,
+  print: Print,
 ): Promise<{ p50: number; p99: number; injected: number; steal: number | null }> {
   const direct: number[] = [];
   const proxied: number[] = [];
@@ -430,7 +431,7 @@ async function addedLatency(
       .sort((a, b) => b.ms - a.ms)
       .slice(0, slowest);
     for (const w of worst)
-      console.log(`    request ${w.n}: ${f1(w.ms)} ms, ${questions[w.n % questions.length]}`);
+      print(`    request ${w.n}: ${f1(w.ms)} ms, ${questions[w.n % questions.length]}`);
   }
   direct.sort((a, b) => a - b);
   proxied.sort((a, b) => a - b);
@@ -630,7 +631,7 @@ async function latency100k(
   );
   await sequentialCpu(h, questions, 300, 'warm100k');
   const seq100k = await sequentialCpu(h, questions, 300, 'cpu100k');
-  const lat = await addedLatency(h, upstreamUrl, questions, 1_000);
+  const lat = await addedLatency(h, upstreamUrl, questions, 1_000, print);
   print(
     `  (e) ~100k rows, one client: Cairn CPU ${seq100k.cpuMsPerRequest === null ? '?' : f2(seq100k.cpuMsPerRequest)} ms per memory request; ` +
       `added latency p50 ${f2(lat.p50)} ms p99 ${f2(lat.p99)} ms (target p99 ≤ ${TARGET_ADDED_P99_MS} ms: ${verdict(lat.p99 <= TARGET_ADDED_P99_MS)}), ` +
