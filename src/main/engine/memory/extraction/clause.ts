@@ -611,6 +611,8 @@ export interface Predicate {
   ability: boolean;
   past: boolean;
   progressive: boolean;
+  /** "I have lived", "we've moved": a present perfect (what has happened, up to now). */
+  perfect: boolean;
 }
 
 /** The verb group after the subject: auxiliaries, negation, modality, the main verb. */
@@ -626,6 +628,7 @@ function readPredicate(toks: Tok[], from: number): Predicate {
     ability: false,
     past: false,
     progressive: false,
+    perfect: false,
   };
   let lastBe = -1;
   let lastHave = -1;
@@ -721,6 +724,7 @@ function readPredicate(toks: Tok[], from: number): Predicate {
       // "I am based in": a passive takes its tense from "am"/"was", not from the participle.
       if (isPastForm(t) && lastBe < 0 && (lastHave < 0 || toks[lastHave]!.norm === 'had'))
         p.past = true;
+      if (lastHave >= 0 && toks[lastHave]!.norm !== 'had') p.perfect = true;
       return p;
     }
     break;
@@ -903,6 +907,7 @@ function clausesOfSegment(sentence: AnalysedSentence, segment: Tok[]): Clause[] 
       hypothetical: subject.hypothetical || p.hypothetical || hypotheticalSentence,
       ability: p.ability,
       past: p.past && !p.usedTo,
+      perfect: p.perfect,
       // "Settling into Austin": "I'm" left out before an -ing form.
       progressive: p.progressive || (subject.implicit === true && !!verbTok?.norm.endsWith('ing')),
       question,

@@ -183,6 +183,14 @@ function monthDate(words: string[], at: number, future: boolean): ResolvedDate |
   return { at: utcDay(y, month, day ?? 1), precision: day === null ? 'month' : 'day' };
 }
 
+/** When the day, month or year a resolved date names ends (ms, exclusive). */
+export function endOf(d: ResolvedDate): number {
+  if (d.precision === 'day') return d.at + DAY;
+  const date = new Date(d.at);
+  const y = date.getUTCFullYear();
+  return d.precision === 'month' ? Date.UTC(y, date.getUTCMonth() + 1, 1) : Date.UTC(y + 1, 0, 1);
+}
+
 /** "March 2024", "14 June 2024", "2019": how a resolved date is written into a fact. */
 export function formatResolvedDate(d: ResolvedDate): string {
   const date = new Date(d.at);
@@ -191,6 +199,22 @@ export function formatResolvedDate(d: ResolvedDate): string {
   if (d.precision === 'year') return String(date.getUTCFullYear());
   if (d.precision === 'month') return `${monthName} ${date.getUTCFullYear()}`;
   return `${date.getUTCDate()} ${monthName} ${date.getUTCFullYear()}`;
+}
+
+/**
+ * Whether a date named without its year (the date entity at token `i`) lies ahead of the
+ * message: in a clause in the simple present ("We move to Porto in March", "I start at Stripe
+ * in January", "I have a conference in May": what is scheduled), or after "starting" /
+ * "beginning" ("accepted an offer, starting in March"). A past or a perfect ("I moved in
+ * March", "I've lived here since March") and "since"/"as of" look back.
+ */
+function ahead(c: Clause, i: number): boolean {
+  const before = c.toks[i - 1]?.norm;
+  const lead =
+    before === 'in' || before === 'on' || before === 'from' ? c.toks[i - 2]?.norm : before;
+  if (lead === 'starting' || lead === 'beginning') return true;
+  if (before === 'since' || (before === 'of' && c.toks[i - 2]?.norm === 'as')) return false;
+  return !c.past && !c.perfect && !c.usedTo && !c.ended;
 }
 
 /** The date a clause mentions (its first readable DATE or DURATION expression), or null. */
@@ -207,7 +231,7 @@ export function clauseDate(c: Clause, at: number): ResolvedDate | null {
       continue;
     let expression = e.value;
     const after = c.toks[i + (e.end - e.start) + 1];
-    const future = c.future || (c.progressive && !c.past);
+    const future = c.future || (c.progressive && !c.past) || ahead(c, i);
     // A duration is a date only as "two weeks ago", "since 2019" or (ahead) "in two weeks";
     // "for three months" says how long, not when.
     if (e.type === 'DURATION') {

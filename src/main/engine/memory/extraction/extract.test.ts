@@ -144,6 +144,23 @@ describe('extractFacts: plans and dates', () => {
       '2024-05-07',
     ],
     ['I moved here two years ago.', null, null],
+    // The simple present with a month and no year: what is scheduled, so the next March.
+    ['We move to Porto in March.', 'User is moving to Porto (March 2025)', '2025-03-01'],
+    [
+      'I start my new job at Stripe in January.',
+      'User works at Stripe (January 2025)',
+      '2025-01-01',
+    ],
+    [
+      'Just accepted an offer from Monzo as a backend engineer, starting in March',
+      'User works at Monzo (March 2025)',
+      '2025-03-01',
+    ],
+    // A past, a perfect, "since": the month that has been.
+    ['I joined Google in March.', 'User works at Google (March 2024)', '2024-03-01'],
+    ["I've lived in Lisbon since March.", 'User lives in Lisbon (March 2024)', '2024-03-01'],
+    // The month of the message itself is not over: a move in it is still ahead.
+    ['We move to Porto in May.', 'User is moving to Porto (May 2024)', '2024-05-01'],
   ])('%j', (sentence, text, date) => {
     const [f] = facts(sentence);
     if (text === null) {

@@ -1,5 +1,6 @@
 // Where someone lives, moved to, or comes from.
 import { objectTokens, type Clause } from '../clause.ts';
+import { clauseDate, endOf } from '../dates.ts';
 import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { placeByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
@@ -34,7 +35,7 @@ export function livesIn(c: Clause): TypedFact[] {
 }
 
 /** "I moved to Lisbon in March", "we relocated to Porto", "we're moving to Oslo next month". */
-export function movedTo(c: Clause, _ctx?: RuleContext): TypedFact[] {
+export function movedTo(c: Clause, ctx?: RuleContext): TypedFact[] {
   const settling = c.verb === 'settle';
   if (!['move', 'relocate', 'emigrate'].includes(c.verb) && !settling) return [];
   // "we moved to GitHub Actions": a change of tool, not of home (switched handles it).
@@ -44,7 +45,9 @@ export function movedTo(c: Clause, _ctx?: RuleContext): TypedFact[] {
   if (!place) return [];
   // "since moving to Porto we walk everywhere": a move that happened.
   const since = c.toks[c.verbAt - 1]?.norm === 'since';
-  if (!since && (c.future || (c.progressive && !c.past && !settling))) {
+  // "We move to Porto in March": the simple present with a date ahead is a move scheduled.
+  const scheduled = !c.past && !c.perfect && ctx !== undefined && isAhead(c, ctx.at);
+  if (!since && (c.future || scheduled || (c.progressive && !c.past && !settling))) {
     // Plans are the user's own (a friend's move is news, not a lasting fact).
     if (c.subject.kind !== 'user') return [];
     return factAbout(c, 'plans', `move to ${place}`, `is moving to ${place}`, { plan: true });
@@ -54,6 +57,12 @@ export function movedTo(c: Clause, _ctx?: RuleContext): TypedFact[] {
     identity: c.subject.kind === 'user',
     salience: 0.85,
   });
+}
+
+/** The clause names a day, month or year that has not ended at `at`, the time of the message. */
+function isAhead(c: Clause, at: number): boolean {
+  const date = clauseDate(c, at);
+  return date !== null && endOf(date) > at;
 }
 
 /** "I'm from Porto", "I grew up in Leeds", "my dad was born in Lagos". */
