@@ -386,6 +386,35 @@ const CONDITIONS = new Set([
   'lupus',
 ]);
 
+/** Adjectives that name a lasting condition of whoever they describe ("I'm diabetic"). */
+const CONDITION_ADJECTIVES = new Set([
+  'diabetic',
+  'prediabetic',
+  'coeliac',
+  'celiac',
+  'epileptic',
+  'asthmatic',
+  'anaemic',
+  'anemic',
+  'arthritic',
+  'autistic',
+  'dyslexic',
+  'dyspraxic',
+  'bipolar',
+  'deaf',
+  'blind',
+  'colorblind',
+  'colourblind',
+  'immunocompromised',
+  'hypertensive',
+  'hypothyroid',
+  'insulin-dependent',
+]);
+
+export function isConditionAdjective(word: string): boolean {
+  return CONDITION_ADJECTIVES.has(word.toLowerCase());
+}
+
 export function isCondition(phrase: string): boolean {
   return CONDITIONS.has(phrase.toLowerCase().split(/\s+/).at(-1) ?? '');
 }

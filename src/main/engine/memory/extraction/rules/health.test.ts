@@ -54,16 +54,26 @@ describe('healthCondition', () => {
     ['I was diagnosed with asthma in 2015.', 'User was diagnosed with asthma [user|health|asthma]'],
     ['I have a bad knee.', 'User has a bad knee [user|health|bad knee]'],
     ["I'm pregnant!", 'User is pregnant [user|health|pregnant]'],
+    // A condition as an adjective (wink tags "type" and "deaf" here as verbs).
+    ["I'm type 1 diabetic", 'User is type 1 diabetic [user|health|type 1 diabetic]'],
+    ['I am coeliac so no gluten', 'User is coeliac [user|health|coeliac]'],
+    ['My son is autistic.', "User's son is autistic [user's son|health|autistic]"],
+    ['My dad is deaf in one ear.', "User's dad is deaf [user's dad|health|deaf]"],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(healthCondition, sentence))).toEqual([expected]);
   });
 
-  it.each(['I have a meeting.', 'I have two kids.', "I don't have diabetes."])(
-    'nothing from %j',
-    (s) => {
-      expect(applyRule(healthCondition, s)).toEqual([]);
-    },
-  );
+  it.each([
+    'I have a meeting.',
+    'I have two kids.',
+    "I don't have diabetes.",
+    "I'm not diabetic.",
+    'Is he diabetic?',
+    'The diabetic menu was bland.',
+    'If I were diabetic I would cut sugar.',
+  ])('nothing from %j', (s) => {
+    expect(applyRule(healthCondition, s)).toEqual([]);
+  });
 });
 
 describe('sensitivity', () => {

@@ -2,7 +2,7 @@
 import { objectTokens, writerSpeaks, type Clause } from '../clause.ts';
 import { factAbout, userFact, type TypedFact } from '../fact.ts';
 import { indexOfWord, joinTokens, nounList, nounPhrase, predicateText } from '../phrases.ts';
-import { isCondition, isDiet, isDietFood } from '../vocabulary.ts';
+import { isCondition, isConditionAdjective, isDiet, isDietFood } from '../vocabulary.ts';
 
 /** Verbs a diet follows: being it, going or eating it, and keeping to it. */
 const KEEPING: Record<string, string> = {
@@ -150,7 +150,31 @@ export function healthCondition(c: Clause): TypedFact[] {
   if (c.verb === 'be' && rest[0]?.norm === 'pregnant') {
     return factAbout(c, 'health', 'pregnant', 'is pregnant', { salience: 0.85 });
   }
+  // "I'm type 1 diabetic", "my son is autistic", "I'm coeliac": a condition as an adjective.
+  const complement = conditionComplement(c);
+  if (complement !== null) {
+    return factAbout(c, 'health', complement, `is ${complement}`, { salience: 0.85 });
+  }
   return [];
+}
+
+const COPULA = new Set(['am', 'is', 'are', 'was', 'were', "'m", "'s", "'re", 'be', 'been']);
+const COPULA_ADVERBS = new Set(['also', 'still', 'now', 'actually', 'both']);
+
+/**
+ * The condition adjective after the subject's "am"/"is" ("type 1 diabetic", "deaf"), read from
+ * the words themselves: wink tags "type" and "deaf" there as verbs, so the clause's verb is no
+ * guide. Null for anyone but a person, a negation or no such adjective.
+ */
+function conditionComplement(c: Clause): string | null {
+  if (c.negated || c.hypothetical || c.subject.kind === 'thing') return null;
+  let i = c.subjectEnd;
+  if (!COPULA.has(c.toks[i]?.norm ?? '')) return null;
+  while (COPULA.has(c.toks[i]?.norm ?? '') || COPULA_ADVERBS.has(c.toks[i]?.norm ?? '')) i++;
+  const typed = c.toks[i]?.norm === 'type' && c.toks[i + 1]?.pos === 'NUM' ? 2 : 0;
+  const word = c.toks[i + typed];
+  if (!word || !isConditionAdjective(word.norm)) return null;
+  return joinTokens(c.toks.slice(i, i + typed + 1)).toLowerCase();
 }
 
 const REACTIONS = new Set([
