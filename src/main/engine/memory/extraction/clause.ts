@@ -196,6 +196,8 @@ function startsClause(toks: Tok[], i: number): boolean {
   const t = toks[j];
   if (!t) return false;
   if (SUBJECT_PRONOUNS.has(t.norm) && t.norm !== 'that' && t.norm !== 'this') return true;
+  // "..., and there's a deadline on Friday": an existential opens a clause of its own.
+  if (t.norm === 'there' && EXISTENTIAL_BE.has(toks[j + 1]?.norm ?? '')) return true;
   if (POSSESSIVES.has(t.norm)) {
     // "my sister lives", "our cat is": a possessive noun phrase followed by a verb.
     for (let k = j + 1; k < Math.min(toks.length, j + 6); k++) {
@@ -214,6 +216,8 @@ function startsClause(toks: Tok[], i: number): boolean {
   }
   return false;
 }
+
+const EXISTENTIAL_BE = new Set(["'s", 'is', 'are', 'was', 'were', "'re", 'will', "'ll"]);
 
 /** Adverbs that may sit between a comma and a second predicate ("..., just finished X"). */
 const PREDICATE_ADVERBS = new Set(['just', 'finally', 'also', 'then', 'since', 'recently']);

@@ -159,6 +159,12 @@ describe('extractFacts: plans and dates', () => {
     // A past, a perfect, "since": the month that has been.
     ['I joined Google in March.', 'User works at Google (March 2024)', '2024-03-01'],
     ["I've lived in Lisbon since March.", 'User lives in Lisbon (March 2024)', '2024-03-01'],
+    // A date in a clause of its own ("there's a deadline") does not date the job before it.
+    [
+      "I'm a freelance illustrator, mostly children's books, and there's a deadline on Friday.",
+      'User is a freelance illustrator',
+      null,
+    ],
     // The month of the message itself is not over: a move in it is still ahead.
     ['We move to Porto in May.', 'User is moving to Porto (May 2024)', '2024-05-01'],
   ])('%j', (sentence, text, date) => {

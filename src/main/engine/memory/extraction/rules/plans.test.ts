@@ -41,6 +41,11 @@ describe('plans', () => {
       'User decided to use Postgres for the backend [user|plans|use Postgres for the backend]',
     ],
     ['I have a job interview on Friday.', 'User has a job interview [user|plans|job interview]'],
+    // A future progressive: "will be teaching", not "plans to teaching".
+    [
+      "I'll be teaching at St Aidan's College.",
+      "User will be teaching at St Aidan's College [user|plans|teaching at St Aidan's College]",
+    ],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(plans, sentence))).toEqual([expected]);
   });

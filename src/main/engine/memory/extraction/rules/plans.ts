@@ -152,7 +152,11 @@ export function plans(c: Clause): TypedFact[] {
   if (doing.split(' ').length < 2) return [];
   // "We decided to move the servers": a decision, also kept as a plan.
   const decided = c.toks.slice(0, c.verbAt).some((t) => t.lemma === 'decide');
-  return factAbout(c, 'plans', doing, `${decided ? 'decided' : 'plans'} to ${doing}`, {
+  // "I'll be teaching at St Aidan's": a future progressive reads "will be teaching".
+  const verb = c.toks[c.verbAt]!;
+  const ongoing = verb.norm.endsWith('ing') && verb.norm !== c.verb;
+  const text = ongoing ? `will be ${doing}` : `${decided ? 'decided' : 'plans'} to ${doing}`;
+  return factAbout(c, 'plans', doing, text, {
     salience: decided ? 0.7 : 0.6,
     plan: true,
   }).map((f) => ({ ...f, decision: decided }));
