@@ -265,7 +265,6 @@ describe('questions about the user in any wording (word meaning from the static 
     'What tool tells us which process holds a port?',
     'How do I change the font I use in VS Code?',
     // The user in the context, not in what is asked.
-    'my cat keeps scratching the sofa, how do I stop it?',
     'I have 3 apples and eat one, how many are left?',
     'my laptop fan is loud, is that normal?',
     'Our team uses Jira, how do I create a sprint?',
@@ -276,6 +275,33 @@ describe('questions about the user in any wording (word meaning from the static 
     'what are my options if my flight is cancelled?',
     'Anything you know about the history of tea?',
     "What's the deploy command for Vercel?",
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+
+  // One of the user's people or pets, named by relation, is someone memory may know, whatever
+  // is asked of them: advice, a task, a problem.
+  it.each([
+    'my cat keeps scratching the sofa, how do I stop it?',
+    'What should I get my boss for Christmas?',
+    'Help me write an email to my manager asking for Friday off',
+    "what's wrong with my cat?",
+    'What can I cook for my kids tonight?',
+    "suggest a birthday present for my daughter based on what she's into",
+    'my twin is visiting, what should we do in Leeds?',
+  ])("%s → pinned (one of the user's people)", (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
+  });
+
+  // …but not family words that say how things of code relate, nor animals that are things.
+  it.each([
+    'Why does my parent component re-render when the child updates?',
+    'How do I kill my child processes in bash?',
+    'How do I style my sibling elements with CSS?',
+    'Why does my parent theme override my styles?',
+    'My mouse stopped working after the update',
+    'How long should I cook my chicken breast?',
+    'What is a good name for my twin engine plane model?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

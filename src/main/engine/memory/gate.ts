@@ -6,6 +6,7 @@ import type { MemorySection } from '../../../shared/api.ts';
 import type { Logger } from '../logger.ts';
 import type { UpstreamClient } from '../services.ts';
 import { FIRST_PERSON, STOP_WORDS, queryTerms, words } from '../text/text.ts';
+import { personNoun, singular } from './extraction/vocabulary.ts';
 
 export type GateMode = 'off' | 'heuristic' | 'llm';
 
@@ -128,6 +129,38 @@ const GENERIC_TASK =
   /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+)?(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+)|suggest (?:a|an|some)|recommend (?:a|an|some)|design|outline|plan a|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
 const CODE_LIKE = /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]/u;
 
+/** "my daughter", "our new boss", "my best mate", "my dog": up to two words before the noun. */
+const OWN_WORDS = /\b(?:my|our)\s+([\p{L}-]+)(?:\s+([\p{L}-]+))?(?:\s+([\p{L}-]+))?/giu;
+/** Animals whose word as often names a thing or a food ("my mouse", "our chicken"). */
+const NOT_ONLY_PETS = new Set(['mouse', 'rat', 'fish', 'chicken', 'hen', 'pig', 'goat', 'bird']);
+/** Family words that also name how things of code relate ("my child component"). */
+const STRUCTURE_FAMILY = new Set(['parent', 'child', 'sibling', 'sister']);
+/** What "parent", "child" or "sibling" describe in code and documents. */
+const STRUCTURE_NOUNS =
+  /^(?:components?|process(?:es)?|class(?:es)?|elements?|nodes?|threads?|director(?:y|ies)|folders?|tables?|widgets?|views?|windows?|branch(?:es)?|repos?|repositor(?:y|ies)|themes?|containers?|pods?|objects?|tasks?|jobs?|records?|rows?|entit(?:y|ies)|keys?|pages?|routes?|modules?|items?|divs?|tags?|selectors?|spans?|issues?|tickets?|companies|company|sites?|functions?|fields?|states?)$/iu;
+
+/** Whether the text names one of the user's people or pets by relation ("my sister"). */
+function mentionsOwnPerson(text: string): boolean {
+  for (const m of text.matchAll(OWN_WORDS)) {
+    const ws = [m[1], m[2], m[3]].filter((w): w is string => w !== undefined);
+    for (let i = 0; i < ws.length; i++) {
+      const noun = ws[i]!.toLowerCase();
+      const pair = i > 0 ? `${ws[i - 1]!.toLowerCase()} ${noun}` : null;
+      const relation = (pair === null ? null : personNoun(pair)) ?? personNoun(noun);
+      if (relation === null) continue;
+      const next = ws[i + 1];
+      if (relation === 'pet' && NOT_ONLY_PETS.has(singular(noun))) break;
+      if (STRUCTURE_FAMILY.has(singular(noun)) && next !== undefined && STRUCTURE_NOUNS.test(next))
+        break;
+      // "my twin sister" names the sister; "my twin engine plane" no one.
+      if (singular(noun) === 'twin' && next !== undefined && !STOP_WORDS.has(next.toLowerCase()))
+        continue;
+      return true;
+    }
+  }
+  return false;
+}
+
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
   const text = message.slice(0, HEAD_CHARS);
@@ -159,12 +192,15 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   )
     return 'pinned';
   if (FITTED_TO_USER.test(text) && !CODE_LIKE.test(text)) return 'pinned';
-  if (task && !named && !recall) return 'none';
+  // One of the user's people or pets, by relation ("my daughter", "our boss", "my dog"), is
+  // someone memory may know, as a known name is: "what should I get my boss for Christmas?".
+  const ownPerson = !CODE_LIKE.test(text) && mentionsOwnPerson(text);
+  if (task && !named && !recall && !ownPerson) return 'none';
 
   if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
   if (EPISODE_DATED.test(text) && (named || personal)) return 'episode';
   if (recall || PREFERENCE.test(text)) return 'pinned';
-  if (named) return 'pinned';
+  if (named || ownPerson) return 'pinned';
   const asked = questionClause(text);
   if (
     (MY_THING.test(asked) || OWN_PAST.test(asked)) &&
@@ -426,8 +462,8 @@ const PROCEDURE_OBJECT =
 
 /**
  * The clause a message asks its question in: the last one ending in "?", else the first.
- * "my cat keeps scratching the sofa, how do I stop it?" asks how to stop a cat, and "I have 3
- * apples and eat one, how many are left?" a sum: the user in the clause before is context, not
+ * "my laptop fan is loud, is that normal?" asks about laptops, and "I have 3 apples and eat
+ * one, how many are left?" a sum: the user in the clause before is context, not
  * what is asked about ("what's my cat called?" asks about the user's own).
  */
 export function questionClause(text: string): string {
