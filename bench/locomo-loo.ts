@@ -34,7 +34,9 @@ function weightGrid(): RerankWeights[] {
   for (const neighbour of [0, 0.2, 0.4, 0.6, 0.8])
     for (const conversation of [0, 0.15, 0.3, 0.45])
       for (const speaker of [0, 0.3, 0.6, 0.9])
-        for (const temporal of [0, 0.2]) grid.push({ neighbour, conversation, speaker, temporal });
+        for (const temporal of [0, 0.2])
+          for (const dated of [0, 1])
+            grid.push({ neighbour, conversation, speaker, temporal, dated });
   if (!grid.some((w) => key(w) === key(DEFAULT_RERANK_WEIGHTS))) grid.push(DEFAULT_RERANK_WEIGHTS);
   return grid;
 }
@@ -119,7 +121,9 @@ function report(
   const all = convs.map((_, ci) => ci);
   const inSample = bestOn(recall, convs, all);
   const def = grid.findIndex((w) => key(w) === key(DEFAULT_RERANK_WEIGHTS));
-  const none = grid.findIndex((w) => w.neighbour + w.conversation + w.speaker + w.temporal === 0);
+  const none = grid.findIndex(
+    (w) => w.neighbour + w.conversation + w.speaker + w.temporal + w.dated === 0,
+  );
   print(`  ${label}: tuned on all three ${key(grid[inSample]!)}`);
   const held: number[] = [];
   const ins: number[] = [];
@@ -184,7 +188,7 @@ export async function runLocomoLoo(print: Print, path = defaultLocomoPath()): Pr
     report(print, 'full-text only', grid, lexical, convs);
     print(
       '  not reachable from here (module constants in memory/search.ts): FTS_CANDIDATES, ' +
-        'NEIGHBOUR_EXPANSION, NEIGHBOUR_LOOKUPS, MIN_NEIGHBOUR_WORDS, RRF_K, MMR_LAMBDA',
+        'NEIGHBOUR_EXPANSION, NEIGHBOUR_LOOKUPS, MIN_NEIGHBOUR_WORDS, RRF_K, MMR_LAMBDA, DATED_CANDIDATES',
     );
     print(`  took ${((performance.now() - started) / 1000).toFixed(1)} s`);
   } finally {

@@ -136,6 +136,74 @@ describe('transcript search', () => {
   });
 });
 
+describe('transcript search: a date the question names', () => {
+  const MARCH_16 = Date.UTC(2025, 2, 16, 14);
+  function seed(db: Db): number {
+    // Turns of other days: small talk, and some that match more of the question's words than
+    // the one asked about.
+    for (let d = 0; d < 70; d++) {
+      const at = Date.UTC(2025, 0, 1 + d, 14);
+      const said =
+        d % 3 === 0 ? 'Maria: exciting news about the team' : 'Maria: the weather was fine';
+      turns(db, 'a', `day-${d}`, [said, 'John: glad to hear it'], at);
+    }
+    const [target] = turns(
+      db,
+      'a',
+      'march-16',
+      ['Maria: big news for the team, I joined a gym', 'John: good for you'],
+      MARCH_16,
+    );
+    return target!;
+  }
+
+  it('searches that day and lifts its turns', async () => {
+    const { db, deps } = setup();
+    const target = seed(db);
+    const question = 'What exciting news did Maria share with the team on 16 March, 2025?';
+    const hits = await searchScope(deps, { agentId: 'a', scope: 'transcript', query: question });
+    expect(hits[0]?.id).toBe(target);
+    // Without the date's search and boost, better-matching turns of other days push it out.
+    const undated = await searchScope(
+      { ...deps, weights: { dated: 0 } },
+      { agentId: 'a', scope: 'transcript', query: question },
+    );
+    expect(undated.map((h) => h.id)).not.toContain(target);
+  });
+
+  it('keeps to the days the caller allows', async () => {
+    const { db, deps } = setup();
+    const target = seed(db);
+    const hits = await searchScope(deps, {
+      agentId: 'a',
+      scope: 'transcript',
+      query: 'What exciting news did Maria share with the team on 16 March, 2025?',
+      days: 30,
+    });
+    expect(hits.map((h) => h.id)).not.toContain(target);
+  });
+
+  it('reads relative dates against the clock ("yesterday")', async () => {
+    const { db, deps } = setup();
+    for (let d = 2; d < 80; d++) {
+      turns(
+        db,
+        'a',
+        `d${d}`,
+        ['the lease renewal came up again, lease lease', 'ok'],
+        NOW - d * DAY,
+      );
+    }
+    const [target] = turns(db, 'a', 'y', ['signed the lease today', 'congrats'], NOW - DAY);
+    const hits = await searchScope(deps, {
+      agentId: 'a',
+      scope: 'transcript',
+      query: 'what did I say yesterday about the lease?',
+    });
+    expect(hits[0]?.id).toBe(target);
+  });
+});
+
 describe('pinned and episode search', () => {
   it('returns active facts only, with the source episode’s conversation', async () => {
     const { db, deps } = setup();

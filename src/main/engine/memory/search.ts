@@ -8,11 +8,13 @@ import type { Logger } from '../logger.ts';
 import type { VectorKind, VectorService } from '../services.ts';
 import type { Db } from '../store/migrate.ts';
 import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
+import { datesAskedAbout, type TimeWindow } from './extraction/dates.ts';
 import {
   ftsDocumentFrequencies,
   ftsRowCount,
   getRowsByIds,
   searchCandidates,
+  searchTranscriptWithin,
   type Candidates,
   type FtsScope,
   type StoredHit,
@@ -48,6 +50,8 @@ export interface RerankWeights {
   speaker: number;
   /** Boost for turns carrying a time expression when the query asks "when". */
   temporal: number;
+  /** Boost for turns of a date the query names ("what did Maria share on 16 June, 2023?"). */
+  dated: number;
 }
 
 export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = {
@@ -55,7 +59,10 @@ export const DEFAULT_RERANK_WEIGHTS: Readonly<RerankWeights> = {
   conversation: 0.3,
   speaker: 0.6,
   temporal: 0.2,
+  dated: 1,
 };
+/** Matches of each date a question names that join the candidates (a day holds a session or two). */
+const DATED_CANDIDATES = 20;
 /** Content words a neighbour-only turn needs to be a result. */
 const MIN_NEIGHBOUR_WORDS = 3;
 /** Reciprocal rank fusion constant (Cormack et al. 2009). */
@@ -221,11 +228,14 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
     });
   }
 
-  // 3. Scope-specific re-ranking of the lexical list.
+  // 3. Scope-specific re-ranking of the lexical list. A transcript question that names a date
+  //    also searches that date's turns alone, and they count more.
   let lexical: Map<number, StoredHit & { rel: number }>;
   if (scope === 'transcript') {
     const weights = { ...DEFAULT_RERANK_WEIGHTS, ...deps.weights };
-    lexical = rerankTranscript(found, q.query, terms, weights);
+    const dates = weights.dated > 0 ? datesAskedAbout(q.query, deps.clock.now()) : [];
+    if (dates.length > 0) addDatedHits(deps, q.agentId, found, match.primary, dates, since);
+    lexical = rerankTranscript(found, q.query, terms, weights, dates);
   } else {
     lexical = new Map(found.hits.map((h) => [h.id, { ...h, rel: h.score }]));
   }
@@ -420,6 +430,44 @@ function documentFrequencies(
 }
 
 /**
+ * The matches of each named date's turns (of the first two dates, not older than `since`),
+ * added to the hits they are not among yet.
+ */
+function addDatedHits(
+  deps: SearchDeps,
+  agentId: string,
+  found: Candidates,
+  match: string | null,
+  dates: readonly TimeWindow[],
+  since: number | null,
+): void {
+  if (match === null) return;
+  const seen = new Set(found.hits.map((h) => h.id));
+  for (const d of dates.slice(0, 2)) {
+    const from = Math.max(d.from, since ?? d.from);
+    if (from >= d.to) continue;
+    let hits: StoredHit[];
+    try {
+      hits = searchTranscriptWithin(deps.db, {
+        agentId,
+        match,
+        from,
+        to: d.to,
+        limit: DATED_CANDIDATES,
+      });
+    } catch {
+      // FTS5 failed: the caller already fell back and logged it for the main search.
+      return;
+    }
+    for (const h of hits) {
+      if (seen.has(h.id)) continue;
+      seen.add(h.id);
+      found.hits.push(h);
+    }
+  }
+}
+
+/**
  * Transcript re-ranking: each turn also earns part of its neighbours' scores (answers sit
  * next to questions), neighbours of strong hits become candidates, turns spoken by a person
  * the query names and, for "when" questions, turns with a time expression get a boost.
@@ -429,6 +477,7 @@ function rerankTranscript(
   query: string,
   terms: string[],
   w: RerankWeights,
+  dates: readonly TimeWindow[] = [],
 ): Map<number, StoredHit & { rel: number }> {
   const out = new Map<number, StoredHit & { rel: number }>();
   const { hits } = found;
@@ -494,6 +543,7 @@ function rerankTranscript(
       rel *= 1 + w.speaker / 3;
     }
     if (whenQuestion && TEMPORAL.test(body)) rel *= 1 + w.temporal;
+    if (dates.some((d) => row.created_at >= d.from && row.created_at < d.to)) rel *= 1 + w.dated;
     out.set(id, { ...row, rel });
   }
   return out;

@@ -114,6 +114,35 @@ const transcriptRowsSql = (neighbours: boolean) => `
 const TRANSCRIPT_ROWS_SQL = transcriptRowsSql(false);
 const TRANSCRIPT_ROWS_NEIGHBOURS_SQL = transcriptRowsSql(true);
 
+/**
+ * The agent's transcript turns of [from, to) that match, best first by BM25. FTS5 walks only
+ * the rowids the window's rows span (found through the (agent_id, created_at) index), so a
+ * day's turns cost what the day holds, not what the memory holds. Throws SqliteError on a bad
+ * MATCH expression.
+ */
+export function searchTranscriptWithin(
+  db: Db,
+  q: { agentId: string; match: string; from: number; to: number; limit: number },
+): StoredHit[] {
+  const span = prepared(
+    db,
+    `SELECT min(id) AS lo, max(id) AS hi FROM transcript
+      WHERE agent_id = @agentId AND created_at >= @from AND created_at < @to`,
+  ).get({ agentId: q.agentId, from: q.from, to: q.to }) as { lo: number | null; hi: number | null };
+  if (span.lo === null || span.hi === null) return [];
+  const rows = prepared(db, TRANSCRIPT_WITHIN_SQL).all({ ...q, lo: span.lo, hi: span.hi }) as Row[];
+  return rows.map(toHit);
+}
+
+const TRANSCRIPT_WITHIN_SQL = `
+  SELECT t.id, t.content, t.created_at, t.conversation_id, t.role,
+         bm25(transcript_stem_fts) AS rank
+  FROM transcript_stem_fts CROSS JOIN transcript t ON t.id = transcript_stem_fts.rowid
+  WHERE transcript_stem_fts MATCH @match AND transcript_stem_fts.rowid BETWEEN @lo AND @hi
+    AND t.agent_id = @agentId AND t.role IN ('user', 'assistant')
+    AND t.created_at >= @from AND t.created_at < @to
+  ORDER BY rank LIMIT @limit`;
+
 /** BM25-ranked full-text search of one scope. Throws SqliteError on a bad MATCH expression. */
 export function searchFts(db: Db, scope: FtsScope, q: FtsQuery): StoredHit[] {
   return ftsRows(db, scope, q, false).map(toHit);

@@ -250,3 +250,60 @@ export function clauseDate(c: Clause, at: number): ResolvedDate | null {
   }
   return null;
 }
+
+const MONTH_NAME = String.raw`(?:${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?`;
+const ORDINAL_DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?`;
+/**
+ * Dates a question names, as resolveDate reads them: "on 16 June, 2023", "October 13, 2023",
+ * "in May 2023", "on the 3rd of June", "2023-06-16", "yesterday", "last week", "on Monday",
+ * "two weeks ago". A month alone needs "in"/"during" before it ("may" is also a verb).
+ */
+const ASKED_DATE = new RegExp(
+  [
+    String.raw`\d{4}-\d{2}-\d{2}`,
+    String.raw`(?:the\s+)?${ORDINAL_DAY}\s+(?:of\s+)?${MONTH_NAME}(?:,?\s+\d{4})?`,
+    String.raw`${MONTH_NAME}\s+${ORDINAL_DAY}(?:,?\s+\d{4})?`,
+    String.raw`${MONTH_NAME},?\s+\d{4}`,
+    String.raw`(?<=\b(?:in|during)\s+)${MONTH_NAME}`,
+    String.raw`yesterday`,
+    String.raw`(?:last|this|past)\s+(?:week|weekend|month)`,
+    String.raw`(?<=\bon\s+)(?:last\s+)?(?:${WEEKDAYS.join('|')})`,
+    String.raw`(?:a|one|two|three|four|five|six|\d+)\s+(?:days?|weeks?)\s+ago`,
+  ]
+    .map((p) => String.raw`\b${p}\b`)
+    .join('|'),
+  'giu',
+);
+
+/** A span of time, ms: [from, to). */
+export interface TimeWindow {
+  from: number;
+  to: number;
+}
+
+/**
+ * Slack on each side of a named day, month or year: the rows' times are instants, the day the
+ * user means is one of their own time zone (UTC-12 to UTC+14).
+ */
+const ZONE_SLACK = 14 * 3_600_000;
+
+/**
+ * The spans of time a question names ("What did Maria share on 16 June, 2023?", "what did I
+ * say yesterday about the lease?"), resolved against `now` to the most recent such date; []
+ * when it names none.
+ */
+export function datesAskedAbout(text: string, now: number): TimeWindow[] {
+  const out: TimeWindow[] = [];
+  for (const m of text.matchAll(ASKED_DATE)) {
+    const d = resolveDate(
+      m[0].replace(/\.(?=\s|$)/gu, '').replace(/(\d)(?:st|nd|rd|th)\b/giu, '$1'),
+      now,
+      false,
+    );
+    if (d === null) continue;
+    // "last week", "two weeks ago": the week around the day resolveDate gives.
+    const week = /\bweeks?\b/iu.test(m[0]) ? 3 * DAY : 0;
+    out.push({ from: d.at - week - ZONE_SLACK, to: endOf(d) + week + ZONE_SLACK });
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { datesAskedAbout } from './dates.ts';
+
+const NOW = Date.UTC(2026, 10, 25, 12); // Wednesday 25 November 2026
+const HOUR = 3_600_000;
+const day = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
+const span = (q: string) => datesAskedAbout(q, NOW);
+
+describe('datesAskedAbout', () => {
+  it.each([
+    ['What exciting news did Maria share on 16 June, 2023?', day(2023, 6, 16), day(2023, 6, 17)],
+    ['What did Melanie show Caroline on October 13, 2023?', day(2023, 10, 13), day(2023, 10, 14)],
+    ['what did I say on the 3rd of June', day(2026, 6, 3), day(2026, 6, 4)],
+    ['What did John host in May 2023?', day(2023, 5, 1), day(2023, 6, 1)],
+    ['Sept. 4 2024 meeting notes?', day(2024, 9, 4), day(2024, 9, 5)],
+    ['notes from 2024-09-04?', day(2024, 9, 4), day(2024, 9, 5)],
+    ['what did I say yesterday about the lease?', day(2026, 11, 24), day(2026, 11, 25)],
+    ['What did I tell you on Monday?', day(2026, 11, 23), day(2026, 11, 24)],
+  ])('%s', (q, from, to) => {
+    // Each side widened by the time zones' spread: the user's day, not UTC's.
+    expect(span(q)).toMatchObject([{ from: from - 14 * HOUR, to: to + 14 * HOUR }]);
+  });
+
+  it('a week around the day for "last week" and "two weeks ago"', () => {
+    const [w] = span('What did we talk about last week?');
+    expect(w!.to - w!.from).toBe(7 * 24 * HOUR + 28 * HOUR);
+    expect(span('two weeks ago I mentioned a book')).toHaveLength(1);
+  });
+
+  it.each([
+    'What may I eat?',
+    'Explain the March of Progress image',
+    'What is 16 times 3?',
+    'How do I format a date in Python?',
+  ])('none in %j', (q) => {
+    expect(span(q)).toEqual([]);
+  });
+});
