@@ -178,6 +178,19 @@ describe('extractFacts: plans and dates', () => {
   });
 });
 
+describe('extractFacts: a diet given up', () => {
+  it.each([
+    ["I'm not vegetarian anymore.", 'User is no longer vegetarian [user|diet|vegetarian|ended]'],
+    ["I'm no longer vegan.", 'User is no longer vegan [user|diet|vegan|ended]'],
+    [
+      'My sister is not vegan anymore.',
+      "User's sister is no longer vegan [user's sister|diet|vegan|ended]",
+    ],
+  ])('%j', (sentence, expected) => {
+    expect(brief(facts(sentence))).toEqual([expected]);
+  });
+});
+
 describe('extractFacts: speakers', () => {
   it('a labelled speaker is the subject, and never an identity override', () => {
     const [f] = facts('I moved to Quito last year.', 'Rosa');

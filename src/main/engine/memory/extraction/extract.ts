@@ -232,9 +232,13 @@ function aboutSpeaker(f: TypedFact, speaker: string): TypedFact {
 }
 
 function noLonger(text: string, subject: string): string {
-  return text.startsWith(`${subject} `)
-    ? `${subject} no longer ${text.slice(subject.length + 1)}`
-    : `No longer: ${text}`;
+  if (!text.startsWith(`${subject} `)) return `No longer: ${text}`;
+  const rest = text.slice(subject.length + 1);
+  // "User is vegetarian" → "User is no longer vegetarian" (a copula comes first).
+  const copula = /^(?:is|are|was|were)\s/u.exec(rest);
+  return copula
+    ? `${subject} ${copula[0]}no longer ${rest.slice(copula[0].length)}`
+    : `${subject} no longer ${rest}`;
 }
 
 function capitalise(s: string): string {

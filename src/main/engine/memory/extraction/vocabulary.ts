@@ -475,6 +475,18 @@ const WORKPLACE_PEOPLE = new Set(
   'team teams manager boss colleagues coworkers co-workers shift shifts department'.split(' '),
 );
 
+/** Nouns of a place of work that its name may follow: "a startup called Tandem". */
+const ORGANISATIONS = new Set(
+  (
+    'startup company firm agency studio consultancy charity organisation organization ' +
+    'nonprofit lab bank practice school hospital'
+  ).split(' '),
+);
+
+export function isOrganisationNoun(noun: string): boolean {
+  return ORGANISATIONS.has(noun.toLowerCase());
+}
+
 /** Whether a noun is something an organisation has that its staff go through ("reviews"). */
 export function isOrganisationWork(noun: string): boolean {
   return ORGANISATION_WORK.has(noun.toLowerCase());

@@ -26,11 +26,24 @@ describe('switched', () => {
         'User no longer has their car [user|vehicle|their car|ended]',
       ],
     ],
+    [
+      'We dropped Slack for Microsoft Teams last month.',
+      [
+        'User uses Microsoft Teams (switched from Slack) [user|tool|Microsoft Teams]',
+        'User no longer uses Slack [user|tool|Slack|ended]',
+      ],
+    ],
+    [
+      "We used to deploy with Jenkins but we've moved everything to GitHub Actions now.",
+      ['User uses GitHub Actions [user|tool|GitHub Actions]'],
+    ],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(switched, sentence))).toEqual(expected);
   });
 
   it.each([
+    'I dropped the class for a week.',
+    'I moved everything to the attic.',
     'I switched off the lights.',
     "I'll switch to decaf soon.",
     'I went to Paris.',

@@ -19,6 +19,11 @@ const SWITCH_VERBS = new Set([
   'go',
 ]);
 
+/** Verbs of giving one thing up for another: "dropped X for Y". */
+const DROPPING = new Set(['drop', 'ditch', 'dump', 'abandon']);
+/** What "moved … to" may carry when it moves a setup, not a home: "moved everything to X". */
+const MOVED_WHOLESALE = new Set(['everything', 'it', 'all', 'things', 'stuff']);
+
 /** The relation a thing belongs to, when its words say it ("tea" → drink), else null. */
 export function classifyThing(p: Phrase, c: Clause): Relation | null {
   if (isDrink(p.text)) return 'drink';
@@ -50,8 +55,10 @@ export function switched(c: Clause): TypedFact[] {
   let from: Phrase | null = null;
   let to: Phrase | null = null;
   if (SWITCH_VERBS.has(c.verb)) {
-    // "switched to", "switched over to", "switched from X to Y", "went from X to Y"
+    // "switched to", "switched over to", "switched from X to Y", "went from X to Y",
+    // "moved everything to X"
     let i = rest[0]?.norm === 'over' || rest[0]?.norm === 'back' ? 1 : 0;
+    if (c.verb === 'move' && MOVED_WHOLESALE.has(rest[i]?.norm ?? '')) i++;
     if (rest[i]?.norm === 'from') {
       from = nounPhrase(rest, i + 1);
       if (!from) return [];
@@ -63,6 +70,11 @@ export function switched(c: Clause): TypedFact[] {
     if ((c.verb === 'go' || c.verb === 'move') && !from) {
       if (c.verb === 'go' || !c.sentence.toks.some((t) => t.lemma === 'use')) return [];
     }
+  } else if (DROPPING.has(c.verb)) {
+    // "we dropped Slack for Microsoft Teams", "ditched my car for a bike"
+    from = nounPhrase(rest, 0);
+    if (!from || rest[from.end]?.norm !== 'for') return [];
+    to = nounPhrase(rest, from.end + 1);
   } else if (c.verb === 'replace' || c.verb === 'swap' || c.verb === 'trade') {
     from = nounPhrase(rest, 0);
     const w = from ? rest[from.end]?.norm : undefined;

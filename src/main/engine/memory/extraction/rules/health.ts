@@ -32,6 +32,10 @@ export function diet(c: Clause): TypedFact[] {
   if (DIET_VERBS.has(c.verb)) {
     // "vegetarian", "a vegan", "on a keto diet", "gluten-free", "(sticking) with keto"
     let i = 0;
+    // "I'm not vegetarian anymore", "I'm no longer vegan": the clause is marked ended, the
+    // diet follows the "not" or "no longer".
+    if (c.ended && rest[0]?.norm === 'not') i++;
+    else if (c.ended && rest[0]?.norm === 'no' && rest[1]?.norm === 'longer') i += 2;
     while (rest[i] && DIET_LEAD.has(rest[i]!.norm)) i++;
     const word = joinTokens(rest.slice(i, rest[i + 1]?.norm === '-' ? i + 3 : i + 1)).toLowerCase();
     // "I keep a keto cookbook": the diet word must be the thing kept, not describe it.

@@ -42,6 +42,7 @@ describe('employer', () => {
   it.each([
     ['I work at Shopify.', 'User works at Shopify [user|works_at|Shopify]'],
     ['I joined Stripe in January.', 'User works at Stripe [user|works_at|Stripe]'],
+    ['I joined a startup called Tandem.', 'User works at Tandem [user|works_at|Tandem]'],
     ['I got a job at the BBC!', 'User works at BBC [user|works_at|BBC]'],
     ["I'll start at Google in May.", 'User is starting at Google [user|plans|start at Google]'],
   ])('%j', (sentence, expected) => {
@@ -49,12 +50,14 @@ describe('employer', () => {
     expect(brief(facts)).toEqual([expected]);
   });
 
-  it.each(['I work at home most days.', 'I joined a gym.', 'My brother works for himself.'])(
-    'nothing from %j',
-    (sentence) => {
-      expect(applyRule(employer, sentence)).toEqual([]);
-    },
-  );
+  it.each([
+    'I work at home most days.',
+    'I joined a gym.',
+    'My brother works for himself.',
+    'I joined a book club called Page Turners.',
+  ])('nothing from %j', (sentence) => {
+    expect(applyRule(employer, sentence)).toEqual([]);
+  });
 });
 
 describe('leftJob', () => {

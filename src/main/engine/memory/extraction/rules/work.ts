@@ -4,7 +4,7 @@ import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.t
 import { personByMeaning, placeByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
 import { article, indexOfWord, nounPhrase, properName, type Phrase } from '../phrases.ts';
-import { isJob, isOrganisationWork, isWorkNoun } from '../vocabulary.ts';
+import { isJob, isOrganisationNoun, isOrganisationWork, isWorkNoun } from '../vocabulary.ts';
 
 /** The employer after "at"/"for" in `rest` from `from` (a name: "Shopify", "the BBC"). */
 function employerAt(rest: ReturnType<typeof objectTokens>, from: number): string | null {
@@ -76,7 +76,7 @@ export function employer(c: Clause): TypedFact[] {
   } else if (c.verb === 'start' && rest[0]?.norm === 'at') {
     name = properName(rest, rest[1]?.norm === 'the' ? 2 : 1)?.text ?? null;
   } else if (c.verb === 'join') {
-    name = properName(rest, rest[0]?.norm === 'the' ? 1 : 0)?.text ?? null;
+    name = properName(rest, rest[0]?.norm === 'the' ? 1 : 0)?.text ?? calledOrganisation(rest);
   } else if (JOINING.has(c.verb)) {
     // "started a new job at X", "got hired by X", "accepted an offer from X"
     const job = indexOfWord(rest, 'job');
@@ -102,6 +102,13 @@ export function employer(c: Clause): TypedFact[] {
     ended: past,
     salience: 0.85,
   });
+}
+
+/** "a (small fintech) startup called Tandem": the name after an organisation "called". */
+function calledOrganisation(rest: readonly Tok[]): string | null {
+  const called = rest.findIndex((t) => t.norm === 'called' || t.norm === 'named');
+  if (called < 1 || called > 5 || !isOrganisationNoun(rest[called - 1]!.norm)) return null;
+  return properName(rest, called + 1)?.text ?? null;
 }
 
 const LEAVING = new Set(['quit', 'leave', 'resign', 'retire']);
