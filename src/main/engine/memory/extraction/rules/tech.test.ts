@@ -30,16 +30,35 @@ describe('techUse', () => {
       'Our stack is Go and Kafka.',
       ['User uses Go (stack) [user|stack|Go]', 'User uses Kafka (stack) [user|stack|Kafka]'],
     ],
+    [
+      'Our stack is mostly Python and Django.',
+      [
+        'User uses Python (stack) [user|stack|Python]',
+        'User uses Django (stack) [user|stack|Django]',
+      ],
+    ],
+    // "with" adds to the list; a second part after a comma keeps the possessive.
+    [
+      'our backend is all Go with Postgres, frontend is Svelte.',
+      [
+        'User uses Go (backend) [user|stack|Go]',
+        'User uses Postgres (backend) [user|stack|Postgres]',
+        'User uses Svelte (frontend) [user|stack|Svelte]',
+      ],
+    ],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(techUse, sentence))).toEqual(expected);
   });
 
-  it.each(['I use a knife to open it.', "We don't use Slack.", 'They use Jira.'])(
-    'nothing from %j',
-    (s) => {
-      expect(applyRule(techUse, s)).toEqual([]);
-    },
-  );
+  it.each([
+    'I use a knife to open it.',
+    "We don't use Slack.",
+    'They use Jira.',
+    'The frontend is Svelte.',
+    'Their backend is Java.',
+  ])('nothing from %j', (s) => {
+    expect(applyRule(techUse, s)).toEqual([]);
+  });
 });
 
 describe('toolIn', () => {

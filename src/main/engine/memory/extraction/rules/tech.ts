@@ -23,6 +23,27 @@ function named(items: Phrase[]): Phrase[] {
   return items.filter((p) => p.proper && !p.none);
 }
 
+/** Words before a stack's names that only say how much of it they make: "all Go", "mostly Python". */
+const STACK_LEAD = new Set(['all', 'mostly', 'entirely', 'just', 'only', 'pure', 'largely']);
+
+/**
+ * The part of the user's software a clause names as its subject ("our backend is …"), also
+ * after a comma without the possessive again ("our backend is Go, frontend is Svelte"); null
+ * when the subject is not such a part of theirs.
+ */
+function stackPart(c: Clause): string | null {
+  const s = c.subject;
+  if (s.kind === 'possession') return s.noun.split(' ').some(isProgrammingContext) ? s.noun : null;
+  if (s.kind !== 'thing' || !isProgrammingContext(s.noun)) return null;
+  const toks = c.sentence.toks;
+  const start = toks.indexOf(c.toks[0]!);
+  for (let i = 0; i < start; i++) {
+    if (toks[i]!.norm !== 'our' && toks[i]!.norm !== 'my') continue;
+    if (toks.slice(i + 1, i + 3).some((t) => isProgrammingContext(t.norm))) return s.noun;
+  }
+  return null;
+}
+
 /** "We use Postgres and React", "I code in Rust", "I use Obsidian for notes", "our stack is Go and Kafka". */
 export function techUse(c: Clause): TypedFact[] {
   if (c.negated) return [];
@@ -41,18 +62,21 @@ export function techUse(c: Clause): TypedFact[] {
   ) {
     items = named(nounList(rest, 1));
     verb = c.verb === 'work' ? 'works in' : 'codes in';
-  } else if (
-    c.verb === 'be' &&
-    c.subject.kind === 'possession' &&
-    c.subject.noun.split(' ').some(isProgrammingContext)
-  ) {
-    items = named(nounList(rest, rest[0]?.norm === 'on' || rest[0]?.norm === 'in' ? 1 : 0));
+  } else if (c.verb === 'be' && stackPart(c) !== null) {
+    const part = stackPart(c)!;
+    // "our stack is mostly Python and Django", "our backend is all Go with Postgres"
+    let from = rest[0]?.norm === 'on' || rest[0]?.norm === 'in' ? 1 : 0;
+    while (rest[from] && STACK_LEAD.has(rest[from]!.norm)) from++;
+    const list = nounList(rest, from);
+    const end = list.at(-1)?.end ?? from;
+    if (list.length > 0 && rest[end]?.norm === 'with') list.push(...nounList(rest, end + 1));
+    items = named(list);
     return items.flatMap((p) =>
       factAbout(
         { ...c, subject: { kind: 'user', plural: false } },
         'stack',
         p.text,
-        `uses ${p.text} (${c.subject.kind === 'possession' ? c.subject.noun : 'stack'})`,
+        `uses ${p.text} (${part})`,
         { salience: 0.6 },
       ),
     );
