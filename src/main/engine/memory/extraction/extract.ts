@@ -10,7 +10,15 @@ import type { Rule, RuleContext, TypedFact } from './fact.ts';
 import { analyse, type AnalysedSentence } from './nlp.ts';
 import { subjectText } from './phrases.ts';
 import { truecase } from './truecase.ts';
-import { backHome, comesFrom, livesIn, movedTo, sinceMove, timeIn } from './rules/places.ts';
+import {
+  backHome,
+  comesFrom,
+  homeIn,
+  livesIn,
+  movedTo,
+  sinceMove,
+  timeIn,
+} from './rules/places.ts';
 import { employer, employerInPassing, jobTitle, leftJob } from './rules/work.ts';
 import {
   haveRelative,
@@ -87,6 +95,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   age,
   livesIn,
   movedTo,
+  homeIn,
   comesFrom,
   backHome,
   jobTitle,

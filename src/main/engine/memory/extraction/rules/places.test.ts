@@ -6,7 +6,7 @@ import { extractFacts } from '../extract.ts';
 import type { Rule } from '../fact.ts';
 import { clausesOf } from '../clause.ts';
 import { analyse } from '../nlp.ts';
-import { backHome, comesFrom, livesIn, movedTo, sinceMove, timeIn } from './places.ts';
+import { backHome, comesFrom, homeIn, livesIn, movedTo, sinceMove, timeIn } from './places.ts';
 
 let words: WordVectors;
 beforeAll(async () => {
@@ -46,6 +46,36 @@ describe('livesIn', () => {
   it('is an identity fact for the user, not for a relative', () => {
     expect(applyRule(livesIn, 'I live in Ghent.')[0]?.identity).toBe(true);
     expect(applyRule(livesIn, 'My dad lives in Ghent.')[0]?.identity).toBe(false);
+  });
+});
+
+describe('homeIn', () => {
+  it.each([
+    [
+      'We finally left London, bought a little terraced house in Sheffield last month.',
+      'User lives in Sheffield [user|lives_in|Sheffield]',
+    ],
+    ['I rent a studio in Brooklyn.', 'User lives in Brooklyn [user|lives_in|Brooklyn]'],
+    [
+      'Just got the keys to our new place in Leith, the view is unreal.',
+      'User lives in Leith [user|lives_in|Leith]',
+    ],
+    // A home from a date ahead: a move to come.
+    [
+      'Just signed a lease on a flat in Valencia, starting in September!',
+      'User is moving to Valencia [user|plans|move to Valencia]',
+    ],
+  ])('%j', (sentence, expected) => {
+    expect(withMeaning(homeIn, sentence)).toEqual([expected]);
+  });
+
+  it.each([
+    'My sister bought a flat in Leeds.',
+    'I bought a house plant in Ikea.',
+    'I found a place in Python.',
+    "We didn't buy the house in Leeds.",
+  ])('nothing from %j', (sentence) => {
+    expect(withMeaning(homeIn, sentence)).toEqual([]);
   });
 });
 

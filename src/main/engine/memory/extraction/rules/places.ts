@@ -65,6 +65,61 @@ function isAhead(c: Clause, at: number): boolean {
   return date !== null && endOf(date) > at;
 }
 
+/** Verbs of getting a home: buying, renting, leasing, signing for one, getting the keys. */
+const HOME_GETTING = new Set(['buy', 'rent', 'lease', 'sign', 'get', 'find']);
+/** What a home is called. */
+const HOMES = new Set([
+  'house',
+  'home',
+  'flat',
+  'apartment',
+  'place',
+  'condo',
+  'bungalow',
+  'cottage',
+  'studio',
+  'townhouse',
+  'maisonette',
+]);
+
+/** Home words that also name other things ("a place in the team", "a studio in Blender"). */
+const LOOSE_HOMES = new Set(['place', 'studio', 'home']);
+
+/**
+ * "bought a little terraced house in Sheffield", "just signed a lease on a flat in Valencia",
+ * "we got the keys to our new place in Leith": a home got in a place is where one lives (or
+ * will, when the clause is ahead). Only the user's own home: a friend's purchase is news.
+ */
+export function homeIn(c: Clause, ctx?: RuleContext): TypedFact[] {
+  if (c.subject.kind !== 'user' || c.negated || !HOME_GETTING.has(c.verb)) return [];
+  const rest = objectTokens(c);
+  // The home noun within the first few words ("a little terraced house", "a lease on a flat",
+  // "the keys to our new place"), then "in <Place>".
+  const home = rest.slice(0, 8).findIndex((t) => HOMES.has(t.norm));
+  if (home < 0 || rest[home + 1]?.norm !== 'in') return [];
+  const place = placeName(rest, home + 2);
+  if (!place) return [];
+  // "a place in Python", "a studio in Blender": words that name more than homes need the
+  // place to be one by meaning ("Leith" after "house" is a place whatever the vectors say).
+  // "our new place" is a home by its possessive.
+  const owned = rest
+    .slice(Math.max(0, home - 2), home)
+    .some((t) => t.norm === 'our' || t.norm === 'my');
+  if (LOOSE_HOMES.has(rest[home]!.norm) && !owned && !placeByWords(place, ctx?.words ?? null))
+    return [];
+  // "signed a lease ..., starting in April": a home from a date ahead is a move to come.
+  const ahead = c.future || (ctx !== undefined && isAhead(c, ctx.at));
+  if (ahead) {
+    return factAbout(c, 'plans', `move to ${place.text}`, `is moving to ${place.text}`, {
+      plan: true,
+    });
+  }
+  return factAbout(c, 'lives_in', place.text, `lives in ${place.text}`, {
+    identity: true,
+    salience: 0.85,
+  });
+}
+
 /** "I'm from Porto", "I grew up in Leeds", "my dad was born in Lagos". */
 export function comesFrom(c: Clause): TypedFact[] {
   let place: string | null = null;

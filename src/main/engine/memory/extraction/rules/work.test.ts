@@ -82,6 +82,12 @@ describe('leftJob', () => {
       expect(applyRule(leftJob, sentence)).toEqual([]);
     },
   );
+
+  it('a place left is a home left, not a job (by word meaning)', async () => {
+    const words = loadWordVectors(await ensureWordVectorAsset());
+    const facts = extractFacts('We finally left London.', { at: SAID_AT, words });
+    expect(brief(facts)).toEqual(['User left London [user|lives_in|London|ended]']);
+  });
 });
 
 describe('employer: years spent at a place', () => {

@@ -114,7 +114,7 @@ function calledOrganisation(rest: readonly Tok[]): string | null {
 const LEAVING = new Set(['quit', 'leave', 'resign', 'retire']);
 
 /** "I quit my job at Deloitte", "I left Google", "I was laid off from Acme". */
-export function leftJob(c: Clause): TypedFact[] {
+export function leftJob(c: Clause, ctx?: RuleContext): TypedFact[] {
   const rest = objectTokens(c);
   const laidOff = c.verb === 'lay' && rest[0]?.norm === 'off';
   if (!LEAVING.has(c.verb) && !laidOff) return [];
@@ -130,6 +130,13 @@ export function leftJob(c: Clause): TypedFact[] {
   const mentionsJob =
     indexOfWord(rest, 'job') >= 0 || laidOff || c.verb === 'resign' || c.verb === 'retire';
   if (!name && !mentionsJob) return [];
+  // "We finally left London": a place left is a home left, not a job.
+  if (name && c.verb === 'leave' && !mentionsJob && !fromAt.length && ctx?.words) {
+    const known = ctx.words;
+    if (name.split(/\s+/).some((w) => placeByMeaning(known, w))) {
+      return factAbout(c, 'lives_in', name, `left ${name}`, { ended: true, salience: 0.6 });
+    }
+  }
   const job = name ? `their job at ${name}` : 'their job';
   const text = laidOff
     ? `was laid off${name ? ` from ${name}` : ''}`
