@@ -33,6 +33,9 @@ const table: [string, MemorySection][] = [
   ['When did Helena go to the climbing gym?', 'episode'],
   ['What happened with the landlord last month?', 'episode'],
   ['when did I start my new job?', 'episode'],
+  ['What did I ask you about on Saturday?', 'episode'],
+  ['what was the thing I asked two days ago?', 'episode'],
+  ['What did I tell you on the 3rd of June?', 'episode'],
   // pinned
   ['Remind me what my sister is called', 'pinned'],
   ['What did I tell you about my diet?', 'pinned'],
@@ -58,6 +61,8 @@ const table: [string, MemorySection][] = [
   ['Summarize this paragraph: The mitochondria is the powerhouse of the cell.', 'none'],
   ['Give me a recipe for banana bread', 'none'],
   ['Who wrote Hamlet?', 'none'],
+  ['What happened on 20 November 1989?', 'none'],
+  ['Which films open on Friday?', 'none'],
   ['Write a story about what happened yesterday in a small town', 'none'],
   ['Tell me a joke', 'none'],
   ['Please proofread my essay', 'none'],

@@ -43,11 +43,11 @@ const EPISODE_STRONG =
   /\b(we (?:discussed|talked|spoke|chatted|covered|decided|agreed|worked on)|you (?:said|told me|mentioned|suggested|recommended|promised|helped me)|remember when|last time (?:we|i|you)|our (?:last|previous|earlier) (?:conversation|chat|discussion|session|talk)|(?:did|have) we (?:ever )?(?:discuss|talk|speak|chat|decide)|when did (?:i|we|you))\b/iu;
 /** Time relative to now: in a question to an assistant, usually about the user's own days. */
 const EPISODE_RELATIVE =
-  /\b(yesterday|last (?:week|month|year|night|weekend|time|session|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|earlier (?:today|this week)|the other day|a (?:few|couple of) (?:days|weeks|months) ago|\d+ (?:days|weeks|months) ago)\b/iu;
+  /\b(yesterday|last (?:week|month|year|night|weekend|time|session|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|earlier (?:today|this week)|the other day|a (?:few|couple of) (?:days|weeks|months) ago|(?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|months) ago)\b/iu;
 /** "When did", months, dates: just as common in history questions ("When did WWII end?"),
  *  so they need a person or the user in the message. */
 const EPISODE_DATED =
-  /\b(when did|how long ago|\d+ years ago|(?:in|on|since) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\d{4}-\d{2}-\d{2})\b/iu;
+  /\b(when did|how long ago|\d+ years ago|(?:in|on|since) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|on (?:the )?\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\d{4}-\d{2}-\d{2})\b/iu;
 
 /** Recall phrasings that are about the user by construction. */
 const RECALL =

@@ -10,7 +10,14 @@ import type { ContextResult } from '../services.ts';
 import { getIdentity } from '../store/identity.ts';
 import { factsByRelation, userFacts } from '../store/pinned.ts';
 import { statesForgotten, type ForgottenWording } from './suppress.ts';
-import { bumpEpisodeUsage, bumpPinnedUsage, topPinnedFacts } from '../store/search.ts';
+import {
+  bumpEpisodeUsage,
+  bumpPinnedUsage,
+  episodesWithin,
+  topPinnedFacts,
+  type StoredHit,
+} from '../store/search.ts';
+import { datesAskedAbout, type TimeWindow } from './extraction/dates.ts';
 import {
   searchScope,
   speakerOf,
@@ -222,7 +229,21 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
           topK: EPISODES,
           likeFallback: false,
         });
-    const relevant = aboutTheQuestion(episodes, message, input.speakers);
+    // The conversations of a day the question names ("what did we talk about yesterday?",
+    // "what did I ask you on Saturday?") come first, whatever words they share with it.
+    const dated =
+      (input.presence?.episodes ?? true)
+        ? datedEpisodes(deps, agentId, datesAskedAbout(message, deps.clock.now()))
+        : [];
+    const datedIds = new Set(dated.map((h) => h.id));
+    const relevant = [
+      ...dated,
+      ...aboutTheQuestion(
+        episodes.filter((h) => !datedIds.has(h.id)),
+        message,
+        input.speakers,
+      ),
+    ];
     groups.push({
       ...hitGroup(
         SECTION_TITLES.episode,
@@ -294,6 +315,30 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     bumpEpisodeUsage(deps.db, agentId, episodeIds, now);
   }
   return { section, block, tokens, lines };
+}
+
+/**
+ * The episodes of the dates a question names (the first two), those of the day itself before
+ * those the time zones' slack lets in from the days around it, newest first within each.
+ */
+function datedEpisodes(
+  deps: SearchDeps,
+  agentId: string,
+  dates: readonly TimeWindow[],
+): RankedHit[] {
+  const out: RankedHit[] = [];
+  const seen = new Set<number>();
+  for (const d of dates.slice(0, 2)) {
+    const hits = episodesWithin(deps.db, { agentId, from: d.from, to: d.to, limit: EPISODES * 3 });
+    const inDay = (h: StoredHit) =>
+      h.created_at >= d.from + d.slack && h.created_at < d.to - d.slack;
+    for (const h of [...hits.filter(inDay), ...hits.filter((h) => !inDay(h))]) {
+      if (seen.has(h.id)) continue;
+      seen.add(h.id);
+      out.push({ ...h, scope: 'episodes' });
+    }
+  }
+  return out.slice(0, EPISODES);
 }
 
 /** The relations a question asks about: the best ones above RELATION_ASKED. */

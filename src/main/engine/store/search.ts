@@ -134,6 +134,25 @@ export function searchTranscriptWithin(
   return rows.map(toHit);
 }
 
+/**
+ * The agent's episodes of conversations held in [from, to), newest first (the
+ * (agent_id, conversation_at) index), as hits scored 0: what a question about that day
+ * ("what did we talk about yesterday?") asks for, whatever its words.
+ */
+export function episodesWithin(
+  db: Db,
+  q: { agentId: string; from: number; to: number; limit: number },
+): StoredHit[] {
+  const rows = prepared(
+    db,
+    `SELECT id, summary AS content, conversation_at AS created_at, conversation_id, NULL AS role,
+            0 AS rank
+       FROM episodes WHERE agent_id = @agentId AND conversation_at >= @from AND conversation_at < @to
+      ORDER BY conversation_at DESC, id DESC LIMIT @limit`,
+  ).all(q) as Row[];
+  return rows.map(toHit);
+}
+
 const TRANSCRIPT_WITHIN_SQL = `
   SELECT t.id, t.content, t.created_at, t.conversation_id, t.role,
          bm25(transcript_stem_fts) AS rank

@@ -275,10 +275,11 @@ const ASKED_DATE = new RegExp(
   'giu',
 );
 
-/** A span of time, ms: [from, to). */
+/** A span of time, ms: [from, to), of which [from + slack, to - slack) is the span named. */
 export interface TimeWindow {
   from: number;
   to: number;
+  slack: number;
 }
 
 /**
@@ -303,7 +304,11 @@ export function datesAskedAbout(text: string, now: number): TimeWindow[] {
     if (d === null) continue;
     // "last week", "two weeks ago": the week around the day resolveDate gives.
     const week = /\bweeks?\b/iu.test(m[0]) ? 3 * DAY : 0;
-    out.push({ from: d.at - week - ZONE_SLACK, to: endOf(d) + week + ZONE_SLACK });
+    out.push({
+      from: d.at - week - ZONE_SLACK,
+      to: endOf(d) + week + ZONE_SLACK,
+      slack: ZONE_SLACK,
+    });
   }
   return out;
 }
