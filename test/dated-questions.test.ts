@@ -38,14 +38,21 @@ const WEEK: [ago: number, user: string, assistant: string][] = [
 beforeAll(async () => {
   h = await startEngine();
   now = Date.now();
-  for (const [ago, user, assistant] of WEEK) {
-    const res = await h.api('POST', '/memory/ingest', {
-      agent_id: 'wk',
-      conversation_id: `day-${ago}`,
-      session_date: new Date(now - ago * DAY).toISOString(),
-      turns: [{ user, assistant }],
-    });
-    expect(res.status).toBe(200);
+  // `wk` distilled into episodes; `raw` kept as turns only (extraction skipped).
+  for (const [agent, skip] of [
+    ['wk', false],
+    ['raw', true],
+  ] as const) {
+    for (const [ago, user, assistant] of WEEK) {
+      const res = await h.api('POST', '/memory/ingest', {
+        agent_id: agent,
+        conversation_id: `day-${ago}`,
+        session_date: new Date(now - ago * DAY).toISOString(),
+        skip_extraction: skip,
+        turns: [{ user, assistant }],
+      });
+      expect(res.status).toBe(200);
+    }
   }
   await h.idle();
 });
@@ -54,14 +61,15 @@ afterAll(async () => {
   await h?.stop();
 });
 
-/** The first line of the block's past conversations. */
-async function firstConversation(message: string): Promise<string> {
-  const res = await h.api('POST', '/memory/context', { agent_id: 'wk', message });
+/** The first line of the block's past conversations (or, for `raw`, its conversation excerpts). */
+async function firstConversation(message: string, agent = 'wk'): Promise<string> {
+  const res = await h.api('POST', '/memory/context', { agent_id: agent, message });
   expect(res.status).toBe(200);
   const { section, block } = ContextResponse.parse(res.body);
   expect(section).toBe('episode');
   const lines = block.split('\n');
-  return lines[lines.indexOf('## Past conversations') + 1] ?? '';
+  const title = agent === 'wk' ? '## Past conversations' : '## Conversation excerpts';
+  return lines[lines.indexOf(title) + 1] ?? '';
 }
 
 const weekday = (ago: number) =>
@@ -74,6 +82,15 @@ const dayMonth = (ago: number) =>
   });
 
 describe('a question that names a day', () => {
+  it('reads the day back from its turns when none of them was distilled', async () => {
+    expect(await firstConversation('What did we talk about yesterday?', 'raw')).toContain(
+      'landlord',
+    );
+    expect(await firstConversation(`What did I ask you about on ${weekday(4)}?`, 'raw')).toContain(
+      'MOT',
+    );
+  });
+
   it('"yesterday": the conversation of yesterday, though it shares no word with the question', async () => {
     expect(await firstConversation('What did we talk about yesterday?')).toContain('landlord');
   });

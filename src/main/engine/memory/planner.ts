@@ -15,6 +15,7 @@ import {
   bumpPinnedUsage,
   episodesWithin,
   topPinnedFacts,
+  transcriptWithin,
   type StoredHit,
 } from '../store/search.ts';
 import { datesAskedAbout, type TimeWindow } from './extraction/dates.ts';
@@ -101,6 +102,8 @@ const LINE_PREFIX_TOKENS = 2;
 const COMPLEMENT_LINES = 12;
 /** Conversation lines when the transcript is the section (or the primary found nothing). */
 const TRANSCRIPT_LINES = 12;
+/** Turns of a named day read back when none of its conversations was distilled. */
+const DAY_TURNS = 8;
 /** "Conversation on 20 May 2024. " (heuristic summaries): the line's [date] already says it. */
 const DATED_OPENING = /^Conversation on [^.]{3,40}\.\s*/u;
 /** Episode summaries are long (up to MAX_LINE_TOKENS each): a few, then conversation lines. */
@@ -165,6 +168,8 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
   if (about.lines.length > 0) groups.push(about);
 
   let transcriptWanted: number;
+  /** The turns of a day a question about past conversations names, when none was distilled. */
+  let dayTurns: RankedHit[] = [];
   if (section === 'identity') {
     // The facts the question asks about by relation first ("Where do I live?" → lives_in),
     // then the agent's most salient ones.
@@ -231,10 +236,10 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
         });
     // The conversations of a day the question names ("what did we talk about yesterday?",
     // "what did I ask you on Saturday?") come first, whatever words they share with it.
-    const dated =
-      (input.presence?.episodes ?? true)
-        ? datedEpisodes(deps, agentId, datesAskedAbout(message, deps.clock.now()))
-        : [];
+    const dates = datesAskedAbout(message, deps.clock.now());
+    const dated = (input.presence?.episodes ?? true) ? datedEpisodes(deps, agentId, dates) : [];
+    // Not distilled (extraction off or still pending): the day's own turns stand in.
+    if (dated.length === 0) dayTurns = datedTurns(deps, agentId, dates);
     const datedIds = new Set(dated.map((h) => h.id));
     const relevant = [
       ...dated,
@@ -257,13 +262,15 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
     transcriptWanted = TRANSCRIPT_LINES;
   }
   if (transcriptWanted > 0 && (input.presence?.transcript ?? true)) {
-    const lines = await searchScope(deps, {
+    const found = await searchScope(deps, {
       agentId,
       scope: 'transcript',
       query: message,
       topK: transcriptWanted,
       likeFallback: false,
     });
+    const dayIds = new Set(dayTurns.map((h) => h.id));
+    const lines = [...dayTurns, ...found.filter((h) => !dayIds.has(h.id))];
     // A question about the user's own life may be asked in other words than they told it
     // ("Which city am I based in?" / "we've relocated to Porto"): a few turns found by
     // meaning follow the lexical ones, and take only the room those leave.
@@ -339,6 +346,31 @@ function datedEpisodes(
     }
   }
   return out.slice(0, EPISODES);
+}
+
+/**
+ * The turns of the dates a question names (the first two) in the order they were said, those of
+ * the day itself before those the time zones' slack lets in: a day's conversation, read back.
+ */
+function datedTurns(deps: SearchDeps, agentId: string, dates: readonly TimeWindow[]): RankedHit[] {
+  const out: RankedHit[] = [];
+  for (const d of dates.slice(0, 2)) {
+    const rows = transcriptWithin(deps.db, {
+      agentId,
+      from: d.from,
+      to: d.to,
+      limit: DAY_TURNS * 3,
+    });
+    const inDay = (h: StoredHit) =>
+      h.created_at >= d.from + d.slack && h.created_at < d.to - d.slack;
+    out.push(
+      ...[...rows.filter(inDay), ...rows.filter((h) => !inDay(h))].map((h): RankedHit => ({
+        ...h,
+        scope: 'transcript',
+      })),
+    );
+  }
+  return out.slice(0, DAY_TURNS);
 }
 
 /** The relations a question asks about: the best ones above RELATION_ASKED. */

@@ -153,6 +153,24 @@ export function episodesWithin(
   return rows.map(toHit);
 }
 
+/**
+ * The agent's chat turns of [from, to) in the order they were said (the (agent_id, created_at)
+ * index), as hits scored 0: a day's conversation read back.
+ */
+export function transcriptWithin(
+  db: Db,
+  q: { agentId: string; from: number; to: number; limit: number },
+): StoredHit[] {
+  const rows = prepared(
+    db,
+    `SELECT id, content, created_at, conversation_id, role, 0 AS rank FROM transcript
+      WHERE agent_id = @agentId AND created_at >= @from AND created_at < @to
+        AND role IN ('user', 'assistant')
+      ORDER BY created_at, id LIMIT @limit`,
+  ).all(q) as Row[];
+  return rows.map(toHit);
+}
+
 const TRANSCRIPT_WITHIN_SQL = `
   SELECT t.id, t.content, t.created_at, t.conversation_id, t.role,
          bm25(transcript_stem_fts) AS rank
