@@ -36,6 +36,7 @@ const table: [string, MemorySection][] = [
   ['What did I ask you about on Saturday?', 'episode'],
   ['what was the thing I asked two days ago?', 'episode'],
   ['What did I tell you on the 3rd of June?', 'episode'],
+  ['what did I say this morning?', 'episode'],
   // pinned
   ['Remind me what my sister is called', 'pinned'],
   ['What did I tell you about my diet?', 'pinned'],
@@ -63,6 +64,7 @@ const table: [string, MemorySection][] = [
   ['Who wrote Hamlet?', 'none'],
   ['What happened on 20 November 1989?', 'none'],
   ['Which films open on Friday?', 'none'],
+  ["What's on the news this morning?", 'none'],
   ['Write a story about what happened yesterday in a small town', 'none'],
   ['Tell me a joke', 'none'],
   ['Please proofread my essay', 'none'],

@@ -47,7 +47,7 @@ const EPISODE_RELATIVE =
 /** "When did", months, dates: just as common in history questions ("When did WWII end?"),
  *  so they need a person or the user in the message. */
 const EPISODE_DATED =
-  /\b(when did|how long ago|\d+ years ago|(?:in|on|since) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|on (?:the )?\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\d{4}-\d{2}-\d{2})\b/iu;
+  /\b(when did|how long ago|\d+ years ago|(?:in|on|since) (?:january|february|march|april|may|june|july|august|september|october|november|december)\b|on (?:the )?\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|this (?:morning|afternoon)|\d{4}-\d{2}-\d{2})\b/iu;
 
 /** Recall phrasings that are about the user by construction. */
 const RECALL =

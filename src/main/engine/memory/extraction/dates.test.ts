@@ -16,6 +16,9 @@ describe('datesAskedAbout', () => {
     ['notes from 2024-09-04?', day(2024, 9, 4), day(2024, 9, 5)],
     ['what did I say yesterday about the lease?', day(2026, 11, 24), day(2026, 11, 25)],
     ['What did I tell you on Monday?', day(2026, 11, 23), day(2026, 11, 24)],
+    ['what did I say this morning?', day(2026, 11, 25), day(2026, 11, 26)],
+    ['what did we talk about earlier today?', day(2026, 11, 25), day(2026, 11, 26)],
+    ['what did I tell you last night?', day(2026, 11, 24), day(2026, 11, 25)],
   ])('%s', (q, from, to) => {
     // Each side widened by the time zones' spread: the user's day, not UTC's.
     expect(span(q)).toMatchObject([{ from: from - 14 * HOUR, to: to + 14 * HOUR }]);

@@ -266,6 +266,9 @@ const ASKED_DATE = new RegExp(
     String.raw`${MONTH_NAME},?\s+\d{4}`,
     String.raw`(?<=\b(?:in|during)\s+)${MONTH_NAME}`,
     String.raw`yesterday`,
+    String.raw`(?:earlier\s+)?today`,
+    String.raw`this\s+(?:morning|afternoon|evening)`,
+    String.raw`last\s+night`,
     String.raw`(?:last|this|past)\s+(?:week|weekend|month)`,
     String.raw`(?<=\bon\s+)(?:last\s+)?(?:${WEEKDAYS.join('|')})`,
     String.raw`(?:a|one|two|three|four|five|six|\d+)\s+(?:days?|weeks?)\s+ago`,
@@ -296,8 +299,10 @@ const ZONE_SLACK = 14 * 3_600_000;
 export function datesAskedAbout(text: string, now: number): TimeWindow[] {
   const out: TimeWindow[] = [];
   for (const m of text.matchAll(ASKED_DATE)) {
+    // "last night" is the evening of yesterday.
+    const said = /^last\s+night$/iu.test(m[0]) ? 'yesterday' : m[0].replace(/^earlier\s+/iu, '');
     const d = resolveDate(
-      m[0].replace(/\.(?=\s|$)/gu, '').replace(/(\d)(?:st|nd|rd|th)\b/giu, '$1'),
+      said.replace(/\.(?=\s|$)/gu, '').replace(/(\d)(?:st|nd|rd|th)\b/giu, '$1'),
       now,
       false,
     );
