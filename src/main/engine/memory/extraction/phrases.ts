@@ -2,7 +2,7 @@
 // every rule, so a noun phrase or a subject is read one way everywhere.
 import type { Clause, Subject } from './clause.ts';
 import type { Tok } from './nlp.ts';
-import { singular } from './vocabulary.ts';
+import { isIngNoun, singular } from './vocabulary.ts';
 
 export interface Phrase {
   /** Without a leading article ("green tea", "Honda Civic"). */
@@ -326,4 +326,14 @@ export function predicateText(c: Clause, from = c.subjectEnd, to = c.toks.length
     words.push({ ...t, text: swapPronoun(t) });
   }
   return joinTokens(words);
+}
+
+/** "hiking", "playing chess": an -ing form that names something done ("morning" does not). */
+export function isActivity(t: Tok): boolean {
+  return (
+    t.norm.endsWith('ing') &&
+    t.norm.length > 4 &&
+    (t.pos === 'VERB' || t.pos === 'NOUN') &&
+    !isIngNoun(t.norm)
+  );
 }

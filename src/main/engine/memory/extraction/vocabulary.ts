@@ -547,3 +547,45 @@ export function isProgrammingContext(word: string): boolean {
     'software',
   ].includes(word.toLowerCase());
 }
+
+/** Nouns ending in -ing that are not activities ("morning", "wedding"). */
+const ING_NOUNS = new Set([
+  'morning',
+  'evening',
+  'thing',
+  'something',
+  'nothing',
+  'anything',
+  'everything',
+  'building',
+  'ceiling',
+  'wedding',
+  'king',
+  'ring',
+  'spring',
+  'string',
+  'wing',
+  'pudding',
+  'ending',
+  'meeting',
+  'feeling',
+  'clothing',
+  'earring',
+  'dumpling',
+  'stuffing',
+  'icing',
+  'frosting',
+  'seasoning',
+  'topping',
+  'filling',
+  'bedding',
+  'sibling',
+  'offspring',
+  'duckling',
+  'outing',
+  'evening',
+]);
+
+export function isIngNoun(word: string): boolean {
+  return ING_NOUNS.has(word.toLowerCase());
+}

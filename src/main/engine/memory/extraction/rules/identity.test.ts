@@ -27,11 +27,17 @@ describe('age', () => {
     ["I'm 34.", 'User is 34 years old [user|age|34]'],
     ['I am 61 years old.', 'User is 61 years old [user|age|61]'],
     ['I just turned 40!', 'User is 40 years old [user|age|40]'],
+    // A relative's age: by name when named, so two children's ages stand side by side.
+    ['My son is 7.', "User's son is 7 years old [user's son|age|7]"],
+    ['My son Luca is 4.', "User's son Luca is 4 years old [user's son luca|age|4]"],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(age, sentence))).toEqual([expected]);
   });
 
-  it.each(['I am 5 minutes away.', 'I have 3 kids.', 'My son is 7.'])('nothing from %j', (s) => {
-    expect(applyRule(age, s)).toEqual([]);
-  });
+  it.each(['I am 5 minutes away.', 'I have 3 kids.', 'My son is 7 minutes late.'])(
+    'nothing from %j',
+    (s) => {
+      expect(applyRule(age, s)).toEqual([]);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 // Name and age.
 import { objectTokens, type Clause } from '../clause.ts';
-import { factAbout, type RuleContext, type TypedFact } from '../fact.ts';
+import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { properName } from '../phrases.ts';
 
 /** "My name is Dana Ruiz", "call me Dee", "I go by Sam", "Hi, I'm Dana." */
@@ -38,9 +38,10 @@ export function name(c: Clause, ctx: RuleContext): TypedFact[] {
   );
 }
 
-/** "I'm 34", "I am 34 years old", "I just turned 40". */
+/** "I'm 34", "I am 34 years old", "I just turned 40", "my son Luca is 4". */
 export function age(c: Clause): TypedFact[] {
-  if (c.negated || c.subject.kind !== 'user' || c.subject.plural) return [];
+  if (c.negated) return [];
+  if (c.subject.kind === 'user' ? c.subject.plural : c.subject.kind !== 'relative') return [];
   const rest = objectTokens(c);
   const num = rest[0];
   if (!num || !/^\d{1,3}$/.test(num.norm)) return [];
@@ -51,9 +52,21 @@ export function age(c: Clause): TypedFact[] {
     const isAge = !after || after.pos === 'PUNCT' || after.norm === 'years' || after.norm === 'and';
     if (!isAge) return [];
   } else if (c.verb !== 'turn') return [];
+  // A relative's age is theirs by name: two kids' ages must not supersede each other.
+  if (c.subject.kind === 'relative' && c.subject.name) {
+    return relativeAge(c.subject.noun, c.subject.name, years);
+  }
   return factAbout(c, 'age', String(years), `is ${years} years old`, {
-    identity: true,
+    identity: c.subject.kind === 'user',
     salience: 0.8,
+  });
+}
+
+/** "User's son Luca is 4 years old", keyed by the relative's name (age is single-valued). */
+export function relativeAge(noun: string, name: string, years: number): TypedFact[] {
+  return userFact('age', String(years), `User's ${noun} ${name} is ${years} years old`, {
+    subject: `user's ${noun} ${name.toLowerCase()}`,
+    salience: 0.6,
   });
 }
 

@@ -3,6 +3,7 @@ import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, type RuleContext, type TypedFact } from '../fact.ts';
 import { pastimeByMeaning } from '../meaning.ts';
 import {
+  isActivity,
   joinTokens,
   nounList,
   nounPhrase,
@@ -63,54 +64,6 @@ function likedThing(
     text: thirdPersonText(rest.slice(from, end)).replace(/^(?:the|a|an) /i, ''),
     activity: false,
   };
-}
-
-/** Nouns ending in -ing that are not activities ("morning", "wedding"). */
-const ING_NOUNS = new Set([
-  'morning',
-  'evening',
-  'thing',
-  'something',
-  'nothing',
-  'anything',
-  'everything',
-  'building',
-  'ceiling',
-  'wedding',
-  'king',
-  'ring',
-  'spring',
-  'string',
-  'wing',
-  'pudding',
-  'ending',
-  'meeting',
-  'feeling',
-  'clothing',
-  'earring',
-  'dumpling',
-  'stuffing',
-  'icing',
-  'frosting',
-  'seasoning',
-  'topping',
-  'filling',
-  'bedding',
-  'sibling',
-  'offspring',
-  'duckling',
-  'outing',
-  'evening',
-]);
-
-/** "hiking", "playing chess": an -ing form that names something done. */
-function isActivity(t: Tok): boolean {
-  return (
-    t.norm.endsWith('ing') &&
-    t.norm.length > 4 &&
-    (t.pos === 'VERB' || t.pos === 'NOUN') &&
-    !ING_NOUNS.has(t.norm)
-  );
 }
 
 const LIKE_VERBS: Record<string, string> = {

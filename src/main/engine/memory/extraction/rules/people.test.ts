@@ -74,6 +74,15 @@ describe('haveRelative', () => {
       ['User has a kid named Ana [user|child|Ana]', 'User has a kid named Leo [user|child|Leo]'],
     ],
     ["I've got a brother named Tariq.", ['User has a brother named Tariq [user|sibling|Tariq]']],
+    [
+      'We have two kids, Ama who is 7 and Kwesi who is 4.',
+      [
+        'User has a kid named Ama [user|child|Ama]',
+        "User's kid Ama is 7 years old [user's kid ama|age|7]",
+        'User has a kid named Kwesi [user|child|Kwesi]',
+        "User's kid Kwesi is 4 years old [user's kid kwesi|age|4]",
+      ],
+    ],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(haveRelative, sentence))).toEqual(expected);
   });

@@ -4,6 +4,7 @@ import type { Relation } from '../../../text/relations.ts';
 import { objectTokens, type Clause } from '../clause.ts';
 import { userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { personRelationByMeaning } from '../meaning.ts';
+import { relativeAge } from './identity.ts';
 import { article, indexOfWord, joinTokens, nounPhrase, properName } from '../phrases.ts';
 import { isSingleValued } from '../../../text/relations.ts';
 import { isChildByAge, isDrink, personNoun, singular, type PersonRelation } from '../vocabulary.ts';
@@ -72,15 +73,29 @@ export function haveRelative(c: Clause): TypedFact[] {
   // "I have yerba mate in the mornings": a drink, not a friend.
   if (!relation || relation === 'pet' || isDrink(np.text)) return [];
   const noun = singular(head);
-  const names = namesAfter(rest, np.end);
-  if (names.length) return names.flatMap((n) => relationFact(relation, noun, n));
+  const ages = new Map<string, number>();
+  const names = namesAfter(rest, np.end, ages);
+  if (names.length) {
+    return names.flatMap((n) => [
+      ...relationFact(relation, noun, n),
+      // "two kids, Ama who is 7 and Kwesi who is 4"
+      ...(ages.has(n) ? relativeAge(noun, n, ages.get(n)!) : []),
+    ]);
+  }
   return userFact(relation, np.text, `User has ${joinTokens(rest.slice(0, np.end))}`, {
     salience: 0.7,
   });
 }
 
-/** Names after a noun phrase: "named Ana", "called Rex", ", Ana and Leo". */
-export function namesAfter(rest: ReturnType<typeof objectTokens>, from: number): string[] {
+/**
+ * Names after a noun phrase: "named Ana", "called Rex", ", Ana and Leo", ", Ama who is 7 and
+ * Kwesi who is 4" (with `ages`, each age said after a name is kept there).
+ */
+export function namesAfter(
+  rest: ReturnType<typeof objectTokens>,
+  from: number,
+  ages?: Map<string, number>,
+): string[] {
   let i = from;
   if (rest[i]?.norm === 'named' || rest[i]?.norm === 'called' || rest[i]?.norm === ',') i++;
   else return [];
@@ -90,6 +105,13 @@ export function namesAfter(rest: ReturnType<typeof objectTokens>, from: number):
     if (!n) break;
     out.push(n.text);
     i = n.end;
+    // "who is 7", "who's 4", "(7)"
+    const who = rest[i]?.norm === 'who' && ['is', "'s"].includes(rest[i + 1]?.norm ?? '');
+    const said = who ? rest[i + 2] : rest[i]?.norm === '(' ? rest[i + 1] : undefined;
+    if (said && /^\d{1,2}$/u.test(said.norm)) {
+      ages?.set(n.text, Number(said.norm));
+      i += who ? 3 : rest[i + 2]?.norm === ')' ? 3 : 2;
+    }
     if (rest[i]?.norm === ',') i++;
     if (rest[i]?.norm === 'and') i++;
     if (i === n.end) break;

@@ -102,3 +102,15 @@ describe('drink: chat ways of saying it', () => {
     },
   );
 });
+
+describe('schedule: a "go" that leaves its activity to the clause before', () => {
+  it.each([
+    [
+      "I've taken up bouldering, I go twice a week after my shifts.",
+      ['User goes bouldering twice a week after their shifts'],
+    ],
+    ['I go twice a week after work.', []],
+  ])('%j', (sentence, expected) => {
+    expect(applyRule(schedule, sentence).map((f) => f.text)).toEqual(expected);
+  });
+});

@@ -1,7 +1,7 @@
 // Everyday routine: usual drink, vehicles, commute, schedule constraints.
 import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, type TypedFact } from '../fact.ts';
-import { article, joinTokens, nounPhrase, predicateText } from '../phrases.ts';
+import { article, isActivity, joinTokens, nounPhrase, predicateText } from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
 import { isDrink, isVehicle, transportPhrase } from '../vocabulary.ts';
 
@@ -184,8 +184,19 @@ export function schedule(c: Clause): TypedFact[] {
       .some((t) => ['busy', 'free', 'off', 'available', 'away', 'in', 'at', 'out'].includes(t.norm))
   )
     return [];
-  const predicate = predicateText(c);
+  let predicate = predicateText(c);
   if (predicate.split(' ').length < 3) return [];
+  // "I've taken up bouldering, I go twice a week": a "go" with no place or activity of its own
+  // goes to the activity named before it in the sentence; without one it says too little.
+  if (c.verb === 'go') {
+    const next = objectTokens(c)[0];
+    if (!next || (next.norm !== 'to' && !isActivity(next))) {
+      const before = c.sentence.toks.slice(0, Math.max(0, c.sentence.toks.indexOf(c.toks[0]!)));
+      const activity = before.reverse().find(isActivity);
+      if (!activity) return [];
+      predicate = predicate.replace(/^goes\b/u, `goes ${activity.norm}`);
+    }
+  }
   const when = frontedTime(c);
   const text = when === '' ? predicate : `${predicate} (${when})`;
   // A recurring time is the fact's own when: no date of the message goes with it.
