@@ -479,7 +479,8 @@ const WORKPLACE_PEOPLE = new Set(
 const ORGANISATIONS = new Set(
   (
     'startup company firm agency studio consultancy charity organisation organization ' +
-    'nonprofit lab bank practice school hospital'
+    'nonprofit lab bank practice school hospital college university clinic library museum ' +
+    'restaurant cafe bakery hotel factory'
   ).split(' '),
 );
 

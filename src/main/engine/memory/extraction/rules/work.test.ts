@@ -43,6 +43,11 @@ describe('employer', () => {
     ['I work at Shopify.', 'User works at Shopify [user|works_at|Shopify]'],
     ['I joined Stripe in January.', 'User works at Stripe [user|works_at|Stripe]'],
     ['I joined a startup called Tandem.', 'User works at Tandem [user|works_at|Tandem]'],
+    [
+      "I work at St Mary's hospital.",
+      "User works at St Mary's hospital [user|works_at|St Mary's hospital]",
+    ],
+    ["I work at King's College.", "User works at King's College [user|works_at|King's College]"],
     ['I got a job at the BBC!', 'User works at BBC [user|works_at|BBC]'],
     ["I'll start at Google in May.", 'User is starting at Google [user|plans|start at Google]'],
   ])('%j', (sentence, expected) => {

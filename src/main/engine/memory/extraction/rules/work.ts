@@ -11,7 +11,14 @@ function employerAt(rest: ReturnType<typeof objectTokens>, from: number): string
   for (let i = from; i < rest.length; i++) {
     if (rest[i]!.norm === 'at' || rest[i]!.norm === 'for' || rest[i]!.norm === 'with') {
       const j = rest[i + 1]?.norm === 'the' ? i + 2 : i + 1;
-      return properName(rest, j)?.text ?? null;
+      const name = properName(rest, j);
+      if (!name) return null;
+      // "St Mary's hospital", "King's College": the name goes on past its "'s".
+      const place = rest[name.end + 1];
+      if (rest[name.end]?.norm === "'s" && place && isOrganisationNoun(place.norm)) {
+        return `${name.text}'s ${place.text}`;
+      }
+      return name.text;
     }
     if (rest[i]!.pos === 'PUNCT' || rest[i]!.pos === 'VERB') return null;
   }
