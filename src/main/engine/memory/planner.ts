@@ -325,52 +325,43 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
 }
 
 /**
- * The episodes of the dates a question names (the first two), those of the day itself before
- * those the time zones' slack lets in from the days around it, newest first within each.
+ * The rows of the dates a question names (the first two), each once: those of the day itself
+ * before those the time zones' slack lets in from the days around it, in `fetch`'s order
+ * within each.
  */
-function datedEpisodes(
-  deps: SearchDeps,
-  agentId: string,
+function ofNamedDays(
   dates: readonly TimeWindow[],
+  fetch: (d: TimeWindow) => StoredHit[],
+  scope: RankedHit['scope'],
+  limit: number,
 ): RankedHit[] {
   const out: RankedHit[] = [];
   const seen = new Set<number>();
   for (const d of dates.slice(0, 2)) {
-    const hits = episodesWithin(deps.db, { agentId, from: d.from, to: d.to, limit: EPISODES * 3 });
+    const hits = fetch(d);
     const inDay = (h: StoredHit) =>
       h.created_at >= d.from + d.slack && h.created_at < d.to - d.slack;
     for (const h of [...hits.filter(inDay), ...hits.filter((h) => !inDay(h))]) {
       if (seen.has(h.id)) continue;
       seen.add(h.id);
-      out.push({ ...h, scope: 'episodes' });
+      out.push({ ...h, scope });
     }
   }
-  return out.slice(0, EPISODES);
+  return out.slice(0, limit);
 }
 
-/**
- * The turns of the dates a question names (the first two) in the order they were said, those of
- * the day itself before those the time zones' slack lets in: a day's conversation, read back.
- */
-function datedTurns(deps: SearchDeps, agentId: string, dates: readonly TimeWindow[]): RankedHit[] {
-  const out: RankedHit[] = [];
-  for (const d of dates.slice(0, 2)) {
-    const rows = transcriptWithin(deps.db, {
-      agentId,
-      from: d.from,
-      to: d.to,
-      limit: DAY_TURNS * 3,
-    });
-    const inDay = (h: StoredHit) =>
-      h.created_at >= d.from + d.slack && h.created_at < d.to - d.slack;
-    out.push(
-      ...[...rows.filter(inDay), ...rows.filter((h) => !inDay(h))].map((h): RankedHit => ({
-        ...h,
-        scope: 'transcript',
-      })),
-    );
-  }
-  return out.slice(0, DAY_TURNS);
+/** The episodes of the days a question names, newest first. */
+function datedEpisodes(deps: SearchDeps, agentId: string, dates: readonly TimeWindow[]) {
+  const fetch = (d: TimeWindow) =>
+    episodesWithin(deps.db, { agentId, from: d.from, to: d.to, limit: EPISODES * 3 });
+  return ofNamedDays(dates, fetch, 'episodes', EPISODES);
+}
+
+/** The turns of the days a question names in the order they were said: a day read back. */
+function datedTurns(deps: SearchDeps, agentId: string, dates: readonly TimeWindow[]) {
+  const fetch = (d: TimeWindow) =>
+    transcriptWithin(deps.db, { agentId, from: d.from, to: d.to, limit: DAY_TURNS * 3 });
+  return ofNamedDays(dates, fetch, 'transcript', DAY_TURNS);
 }
 
 /** The relations a question asks about: the best ones above RELATION_ASKED. */
