@@ -300,6 +300,25 @@ describe('questions about the user in any wording (word meaning from the static 
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
 
+  // What the user must not eat, drink or take is a limit of theirs, though asked like advice…
+  it.each([
+    'what seafood must I avoid?',
+    "what medicine can't I take?",
+    'which foods should we stay away from?',
+  ])("%s → pinned (a limit of the user's)", (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
+  });
+
+  // …unless a circumstance makes it general advice, or it is not about food, drink or health.
+  it.each([
+    'What foods should I avoid during pregnancy?',
+    'What drinks should I avoid before bed?',
+    'What should I avoid when buying a used car?',
+    'What should I avoid in a job interview?',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+
   // …but not family words that say how things of code relate, nor animals that are things.
   it.each([
     'Why does my parent component re-render when the child updates?',

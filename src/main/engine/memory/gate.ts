@@ -210,7 +210,12 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     !AT_HAND.test(text)
   )
     return 'pinned';
-  if (!task && (asksAboutOwnLife(text, ctx, asked) || asksAboutTheirOwnThing(asked, ctx, text)))
+  if (
+    !task &&
+    (asksAboutOwnLife(text, ctx, asked) ||
+      asksAboutTheirOwnThing(asked, ctx, text) ||
+      asksOwnLimits(asked, ctx))
+  )
     return 'pinned';
   if (!task && !advice && QUESTION.test(asked) && OWN_HABIT_THING.test(asked)) return 'pinned';
   return 'none';
@@ -437,6 +442,32 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): 
     TOPIC_THEN_QUESTION.exec(text.slice(0, 300)) ??
     TERSE_FRAGMENT.exec(asked))?.[1];
   return noun !== undefined && !SUPERLATIVE.test(noun) && clearly(noun);
+}
+
+/**
+ * "what seafood must I avoid?", "what medicine can't I take?", "which foods should we stay away
+ * from?": what the user must not eat, drink or take is a limit of theirs (an allergy, a diet, a
+ * condition), though asked like advice.
+ */
+const OWN_LIMITS =
+  /\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b/iu;
+/** The relations such a limit must be about, clearly by word meaning ("a used car" is not). */
+const LIMIT_RELATIONS = new Set(['allergy', 'diet', 'health', 'drink']);
+/** A circumstance makes it general advice: "… during pregnancy", "… before bed", "… in an interview". */
+const LIMIT_CIRCUMSTANCE = /\b(?:during|before|after|when|while|with|on|in|at|if)\s+\S/iu;
+/** How clearly the question must be about such a relation ("medicine" for health: 0.27). */
+const LIMIT_MIN_RELATION_SCORE = 0.25;
+
+function asksOwnLimits(asked: string, ctx: GateContext): boolean {
+  if (!ctx.relationsOf || !QUESTION.test(asked)) return false;
+  const limit = OWN_LIMITS.exec(asked);
+  if (!limit || LIMIT_CIRCUMSTANCE.test(asked.slice(limit.index + limit[0].length))) return false;
+  const best = ctx.relationsOf(asked)[0];
+  return (
+    best !== undefined &&
+    LIMIT_RELATIONS.has(best.relation) &&
+    best.score >= LIMIT_MIN_RELATION_SCORE
+  );
 }
 
 function isHabitQuestion(head: string, ctx: GateContext): boolean {
