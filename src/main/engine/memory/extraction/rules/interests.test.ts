@@ -45,12 +45,20 @@ describe('likes', () => {
     expect(brief(applyRule(likes, sentence))).toEqual([expected]);
   });
 
-  it.each(['I love that!', 'I love it when you explain things.', "I don't like olives."])(
-    'nothing from %j',
-    (s) => {
-      expect(applyRule(likes, s)).toEqual([]);
-    },
-  );
+  it.each([
+    'I love that!',
+    'I love it when you explain things.',
+    "I don't like olives.",
+    // A person liked is not a taste (a pet or an animal still is: "I like cats").
+    'make it a bit warmer, I really liked the hiring manager',
+    'I love my sister.',
+  ])('nothing from %j', (s) => {
+    expect(applyRule(likes, s)).toEqual([]);
+  });
+
+  it('an animal liked is a taste', () => {
+    expect(brief(applyRule(likes, 'I like cats.'))).toEqual(['User likes cats [user|likes|cats]']);
+  });
 });
 
 describe('dislikes', () => {

@@ -12,7 +12,7 @@ import {
   thirdPersonText,
 } from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
-import { isDiet, isInstrument } from '../vocabulary.ts';
+import { isDiet, isInstrument, isJob, personNoun } from '../vocabulary.ts';
 import { recurring } from './routine.ts';
 
 const DEICTIC = new Set([
@@ -145,6 +145,11 @@ export function likes(c: Clause): TypedFact[] {
   if (!verb) return [];
   const thing = likedThing(rest, from);
   if (!thing) return [];
+  // "I really liked the hiring manager", "I love my sister": a person liked is not a taste.
+  const liked = nounPhrase(rest, from);
+  const person = liked ? personNoun(liked.head) : null;
+  if (liked && !liked.proper && ((person !== null && person !== 'pet') || isJob(liked.head)))
+    return [];
   let text = thing.text;
   // "prefer tea over coffee"
   const over = rest.findIndex((t) => t.norm === 'over' || t.norm === 'to');
