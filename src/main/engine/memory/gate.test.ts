@@ -309,6 +309,23 @@ describe('questions about the user in any wording (word meaning from the static 
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
 
+  // The user's own body asked about is their health.
+  it.each([
+    "what's wrong with my arm?",
+    'Why does my knee hurt on stairs?',
+    'my back is killing me, any stretches?',
+  ])("%s → pinned (the user's body)", (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
+  });
+
+  it.each([
+    'My head of department wants a report, can you help?',
+    'Write a poem about my hands',
+    'What is the strongest muscle in the human body?',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+
   // …unless a circumstance makes it general advice, or it is not about food, drink or health.
   it.each([
     'What foods should I avoid during pregnancy?',

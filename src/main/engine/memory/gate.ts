@@ -161,6 +161,10 @@ function mentionsOwnPerson(text: string): boolean {
   return false;
 }
 
+/** "my arm", "my left knee", "my lower back": a part of the user's body ("my head of …" is not). */
+const OWN_BODY =
+  /\bmy\s+(?:left\s+|right\s+|lower\s+|upper\s+|bad\s+|sore\s+)?(?:arms?|legs?|back|knees?|hips?|shoulders?|ankles?|wrists?|elbows?|neck|eyes?|ears?|stomach|head|foot|feet|hands?|skin|throat|chest|tooth|teeth|jaw|gums?)\b(?!\s+of\b)/iu;
+
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
   const text = message.slice(0, HEAD_CHARS);
@@ -195,12 +199,15 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // One of the user's people or pets, by relation ("my daughter", "our boss", "my dog"), is
   // someone memory may know, as a known name is: "what should I get my boss for Christmas?".
   const ownPerson = !CODE_LIKE.test(text) && mentionsOwnPerson(text);
+  // "what's wrong with my arm?", "why does my knee hurt on stairs?": the user's own body, asked
+  // about, is their health (an injury or condition memory may hold).
+  const ownBody = !task && QUESTION.test(text) && OWN_BODY.test(text) && !CODE_LIKE.test(text);
   if (task && !named && !recall && !ownPerson) return 'none';
 
   if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
   if (EPISODE_DATED.test(text) && (named || personal)) return 'episode';
   if (recall || PREFERENCE.test(text)) return 'pinned';
-  if (named || ownPerson) return 'pinned';
+  if (named || ownPerson || ownBody) return 'pinned';
   const asked = questionClause(text);
   if (
     (MY_THING.test(asked) || OWN_PAST.test(asked)) &&
