@@ -144,14 +144,14 @@ describe('transcript search: a date the question names', () => {
     for (let d = 0; d < 70; d++) {
       const at = Date.UTC(2025, 0, 1 + d, 14);
       const said =
-        d % 3 === 0 ? 'Maria: exciting news about the team' : 'Maria: the weather was fine';
-      turns(db, 'a', `day-${d}`, [said, 'John: glad to hear it'], at);
+        d % 3 === 0 ? 'Noor: exciting news about the team' : 'Noor: the weather was fine';
+      turns(db, 'a', `day-${d}`, [said, 'Tomasz: glad to hear it'], at);
     }
     const [target] = turns(
       db,
       'a',
       'march-16',
-      ['Maria: big news for the team, I joined a gym', 'John: good for you'],
+      ['Noor: big news for the team, I joined a gym', 'Tomasz: good for you'],
       MARCH_16,
     );
     return target!;
@@ -160,7 +160,7 @@ describe('transcript search: a date the question names', () => {
   it('searches that day and lifts its turns', async () => {
     const { db, deps } = setup();
     const target = seed(db);
-    const question = 'What exciting news did Maria share with the team on 16 March, 2025?';
+    const question = 'What exciting news did Noor share with the team on 16 March, 2025?';
     const hits = await searchScope(deps, { agentId: 'a', scope: 'transcript', query: question });
     expect(hits[0]?.id).toBe(target);
     // Without the date's search and boost, better-matching turns of other days push it out.
@@ -177,7 +177,7 @@ describe('transcript search: a date the question names', () => {
     const hits = await searchScope(deps, {
       agentId: 'a',
       scope: 'transcript',
-      query: 'What exciting news did Maria share with the team on 16 March, 2025?',
+      query: 'What exciting news did Noor share with the team on 16 March, 2025?',
       days: 30,
     });
     expect(hits.map((h) => h.id)).not.toContain(target);

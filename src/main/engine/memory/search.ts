@@ -50,7 +50,7 @@ export interface RerankWeights {
   speaker: number;
   /** Boost for turns carrying a time expression when the query asks "when". */
   temporal: number;
-  /** Boost for turns of a date the query names ("what did Maria share on 16 June, 2023?"). */
+  /** Boost for turns of a date the query names ("what did Noor share on 4 September, 2021?"). */
   dated: number;
 }
 

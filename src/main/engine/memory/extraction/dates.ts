@@ -254,8 +254,8 @@ export function clauseDate(c: Clause, at: number): ResolvedDate | null {
 const MONTH_NAME = String.raw`(?:${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?`;
 const ORDINAL_DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?`;
 /**
- * Dates a question names, as resolveDate reads them: "on 16 June, 2023", "October 13, 2023",
- * "in May 2023", "on the 3rd of June", "2023-06-16", "yesterday", "last week", "on Monday",
+ * Dates a question names, as resolveDate reads them: "on 4 September, 2021", "February 2, 2022",
+ * "in July 2021", "on the 3rd of June", "2021-09-04", "yesterday", "last week", "on Monday",
  * "two weeks ago". A month alone needs "in"/"during" before it ("may" is also a verb).
  */
 const ASKED_DATE = new RegExp(
@@ -292,7 +292,7 @@ export interface TimeWindow {
 const ZONE_SLACK = 14 * 3_600_000;
 
 /**
- * The spans of time a question names ("What did Maria share on 16 June, 2023?", "what did I
+ * The spans of time a question names ("What did Noor share on 4 September, 2021?", "what did I
  * say yesterday about the lease?"), resolved against `now` to the most recent such date; []
  * when it names none.
  */

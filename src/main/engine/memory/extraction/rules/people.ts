@@ -32,7 +32,7 @@ export function relativeNamed(c: Clause): TypedFact[] {
   }));
 }
 
-/** "My manager is Priya Raman", "my dog is called Rex", "my wife's name is Maria". */
+/** "My manager is Priya Raman", "my dog is called Rex", "my wife's name is Lucia". */
 export function relativeIs(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'relative' || c.subject.name) return [];
   // "is called Pepper" reads as the passive of "call"; "is Priya Raman" as a copula.
