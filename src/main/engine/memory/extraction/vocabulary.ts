@@ -475,6 +475,15 @@ const WORKPLACE_PEOPLE = new Set(
   'team teams manager boss colleagues coworkers co-workers shift shifts department'.split(' '),
 );
 
+/** What a home is called: "a terraced house", "a flat", "our new place". */
+const HOMES = new Set(
+  'house home flat apartment place condo bungalow cottage studio townhouse maisonette'.split(' '),
+);
+
+export function isHomeNoun(noun: string): boolean {
+  return HOMES.has(noun.toLowerCase());
+}
+
 /** Nouns of a place of work that its name may follow: "a startup called Tandem". */
 const ORGANISATIONS = new Set(
   (

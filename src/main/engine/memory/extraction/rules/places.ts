@@ -5,6 +5,7 @@ import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.t
 import { placeByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
 import { placeName, type Phrase } from '../phrases.ts';
+import { isHomeNoun } from '../vocabulary.ts';
 
 /** The place after `preposition` right after the verb ("live in Lisbon"), or null. */
 function placeAfter(c: Clause, prepositions: readonly string[]): string | null {
@@ -67,21 +68,6 @@ function isAhead(c: Clause, at: number): boolean {
 
 /** Verbs of getting a home: buying, renting, leasing, signing for one, getting the keys. */
 const HOME_GETTING = new Set(['buy', 'rent', 'lease', 'sign', 'get', 'find']);
-/** What a home is called. */
-const HOMES = new Set([
-  'house',
-  'home',
-  'flat',
-  'apartment',
-  'place',
-  'condo',
-  'bungalow',
-  'cottage',
-  'studio',
-  'townhouse',
-  'maisonette',
-]);
-
 /** Home words that also name other things ("a place in the team", "a studio in Blender"). */
 const LOOSE_HOMES = new Set(['place', 'studio', 'home']);
 
@@ -95,7 +81,7 @@ export function homeIn(c: Clause, ctx?: RuleContext): TypedFact[] {
   const rest = objectTokens(c);
   // The home noun within the first few words ("a little terraced house", "a lease on a flat",
   // "the keys to our new place"), then "in <Place>".
-  const home = rest.slice(0, 8).findIndex((t) => HOMES.has(t.norm));
+  const home = rest.slice(0, 8).findIndex((t) => isHomeNoun(t.norm));
   if (home < 0 || rest[home + 1]?.norm !== 'in') return [];
   const place = placeName(rest, home + 2);
   if (!place) return [];
