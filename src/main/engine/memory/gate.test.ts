@@ -305,6 +305,10 @@ describe('questions about the user in any wording (word meaning from the static 
     'what seafood must I avoid?',
     "what medicine can't I take?",
     'which foods should we stay away from?',
+    'can I eat normal bread?',
+    'Can I have a glass of wine?',
+    'which antibiotic should doctors not give me?',
+    'is peanut butter safe for me?',
   ])("%s → pinned (a limit of the user's)", (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
@@ -332,6 +336,10 @@ describe('questions about the user in any wording (word meaning from the static 
     'What drinks should I avoid before bed?',
     'What should I avoid when buying a used car?',
     'What should I avoid in a job interview?',
+    'can I drink tap water in Mexico?',
+    'Can I take ibuprofen with paracetamol?',
+    'Can I take the train from London to Paris?',
+    'Can I have a refund?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
