@@ -363,6 +363,23 @@ describe('questions about the user in any wording (word meaning from the static 
     expect(classifyHeuristic('Should I learn React or Svelte first?', loading)).toBe('none');
   });
 
+  // When or how often the user does something, with no more than the doing, is their routine,
+  // however little the words say of a relation ("wake up" is barely about a schedule).
+  it.each(['What time do I wake up?', 'how often do we release?', 'which days do I walk my dog?'])(
+    '%s → pinned (a routine of the user)',
+    (q) => {
+      expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
+    },
+  );
+
+  it.each([
+    'How often should I water a cactus?',
+    'What time do I need to leave for the airport?',
+    'How often do I feed a hamster?',
+  ])('%s → none (advice about when)', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+
   it('asks habit questions ("how do I …") only when word meaning is known', () => {
     expect(asksAboutOwnLife('How do I commute?', withMeaning)).toBe(true);
     expect(asksAboutOwnLife('How do I commute?', { knownNames: new Set() })).toBe(false);

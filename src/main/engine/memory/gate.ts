@@ -57,9 +57,12 @@ const RECALL =
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
 const PREFERENCE =
   /\b(my favou?rite|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
-/** The user (or their circle) in the message: "my", "our", "we", "did I", "I went"... */
+/**
+ * The user (or their circle) in the message: "my", "our", "we", "did I", "I went"... A word in
+ * "-eed" is not a past tense ("I need", "I feed", "we proceed").
+ */
 const PERSONAL =
-  /\b(my|our|ours|we|myself|(?:did|have|had|was) i|i (?!need\b)\w+ed|i (?:went|was|did|had|have|said|told|mentioned|met|visited|saw|bought|got|moved|started|lived|worked|used|tried|made|took|ate|read|watched|wrote|asked|decided|planned|like|love|prefer))\b/iu;
+  /\b(my|our|ours|we|myself|(?:did|have|had|was) i|i (?!\w*eed\b)\w+ed|i (?:went|was|did|had|have|said|told|mentioned|met|visited|saw|bought|got|moved|started|lived|worked|used|tried|made|took|ate|read|watched|wrote|asked|decided|planned|agreed|like|love|prefer))\b/iu;
 /** The troubleshooting part of ADVICE: something broken or missing, wherever it is said. */
 const TROUBLESHOOTING =
   /\b(?:errors?|exceptions?|traceback|crash\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|exit code)\b/iu;
@@ -71,9 +74,9 @@ const ADVICE = new RegExp(
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
  *  have I read", "what medication am I taking", "the plan we made", "what did the doctor
- *  tell me". */
+ *  tell me" ("how often do I feed …" is not: "-eed" is no past tense). */
 const OWN_PAST =
-  /\b(?:(?:did|have|had|was|were) (?:i|we)\b|(?:am i|are we|i am|i['’]m|we are|we['’]re) \w+ing\b|did (?:\w+ ){1,3}(?:tell|give|send|show|ask) (?:me|us)\b|(?:i|we) (?:gave|sent|shared|showed|made|agreed|promised|chose|bought|met|read|(?!need\b|supposed\b)\w{2,}ed)\b)/iu;
+  /\b(?:(?:did|have|had|was|were) (?:i|we)\b|(?:am i|are we|i am|i['’]m|we are|we['’]re) \w+ing\b|did (?:\w+ ){1,3}(?:tell|give|send|show|ask) (?:me|us)\b|(?:i|we) (?:gave|sent|shared|showed|made|agreed|promised|chose|bought|met|read|(?!supposed\b|\w*eed\b)\w{2,}ed)\b)/iu;
 /** A name used the way people and pets are talked about: "Anna's birthday", "did Tom say". */
 const PERSON_USE_AFTER =
   /^['’]s\s+(?:birthday|age|name|job|work|wife|husband|partner|kids?|children|son|daughter|mom|mother|dad|father|sister|brother|friend|family|dog|cat|pet|hobby|hobbies|favou?rite|plans?|house|home|address|phone|number|email|health|wedding|party)\b|^\s+(?:say|said|tell|told|mention|mentioned|go|went|visit|visited|move|moved|start|started|get|got|buy|bought|meet|met|call|called|marry|married|adopt|adopted|feel|felt|think|thought|like|likes|love|loves|doing)\b/iu;
@@ -358,6 +361,11 @@ export function asksAboutOwnLife(
     THERE_ABOUT_USER.test(head);
   if (!shaped) return isFirstPersonQuestion(head, ctx, text) || isFragmentQuestion(head, ctx);
   if (HOW_DO_I.test(head)) return isHabitQuestion(head, ctx);
+  if (ROUTINE_TIME.test(head)) {
+    // "How often do I feed a hamster?": when to do something to any such thing is advice.
+    if (PROCEDURE_OBJECT.test(head)) return false;
+    if (isRoutineTimeQuestion(head)) return true;
+  }
   // Without word meaning (the vectors still loading in the first seconds after start, or
   // none known for the words) the shape of the question decides alone.
   const best = ctx.relationsOf?.(head)[0];
@@ -490,6 +498,20 @@ function isHabitQuestion(head: string, ctx: GateContext): boolean {
   if (terms > 1 && !/\b(?:my|our)\b/iu.test(rest)) return false;
   const best = ctx.relationsOf(head)[0];
   return best !== undefined && best.score >= HABIT_MIN_RELATION_SCORE;
+}
+
+/**
+ * "What time do I wake up?", "how often do we deploy?", "which days do I walk my dog?": when or
+ * how often the user does something, asked with no more than the doing, is their routine. With
+ * an object that is not theirs it is advice ("What time do I plant tomatoes?").
+ */
+const ROUTINE_TIME =
+  /^[\s\S]*?\b(?:what\s+time|how\s+often|(?:what|which)\s+days?(?:\s+of\s+the\s+week)?)\s+(?:do|does)\s+(?:i|we)\b/iu;
+
+function isRoutineTimeQuestion(head: string): boolean {
+  const rest = head.replace(ROUTINE_TIME, '');
+  const terms = queryTerms(rest).length;
+  return terms <= 1 || (terms <= HABIT_MAX_CONTENT_WORDS && /\b(?:my|our)\b/iu.test(rest));
 }
 
 /**
