@@ -531,7 +531,7 @@ export function isProfessional(noun: string): boolean {
   return isHealthProfessional(noun) || isJob(noun);
 }
 
-/** Games and sports one "plays" that are hobbies (anything else played is an instrument). */
+/** Words of building software: a clause with one is about a tech stack, not a tool. */
 export function isProgrammingContext(word: string): boolean {
   return [
     'code',
@@ -555,6 +555,10 @@ export function isProgrammingContext(word: string): boolean {
     'cloud',
     'firmware',
     'software',
+    'codebase',
+    'website',
+    'repo',
+    'monorepo',
   ].includes(word.toLowerCase());
 }
 

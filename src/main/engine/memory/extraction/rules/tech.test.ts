@@ -46,6 +46,16 @@ describe('techUse', () => {
         'User uses Svelte (frontend) [user|stack|Svelte]',
       ],
     ],
+    // What a part of their software runs on or is made with.
+    [
+      'Our backend runs on Django and Postgres.',
+      [
+        'User uses Django (backend) [user|stack|Django]',
+        'User uses Postgres (backend) [user|stack|Postgres]',
+      ],
+    ],
+    ['Our API is built with FastAPI.', ['User uses FastAPI (API) [user|stack|FastAPI]']],
+    ['my website runs on WordPress', ['User uses WordPress (website) [user|stack|WordPress]']],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(techUse, sentence))).toEqual(expected);
   });
@@ -56,6 +66,9 @@ describe('techUse', () => {
     'They use Jira.',
     'The frontend is Svelte.',
     'Their backend is Java.',
+    'Their API is built with Rails.',
+    'Our app was built by a contractor.',
+    'Our office is in Leeds.',
   ])('nothing from %j', (s) => {
     expect(applyRule(techUse, s)).toEqual([]);
   });

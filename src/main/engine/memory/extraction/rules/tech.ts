@@ -44,9 +44,56 @@ function stackPart(c: Clause): string | null {
   return null;
 }
 
+/** Verbs a part of the user's software is made with: "our API is built with FastAPI". */
+const MADE_WITH = new Set(['build', 'write', 'power', 'make', 'implement', 'base']);
+/** The words before what such a part is made with or runs on. */
+const MADE_WITH_PREPOSITIONS = new Set(['on', 'in', 'with', 'by', 'using']);
+
+/**
+ * "our stack is mostly Python and Django", "our backend runs on Go with Postgres", "the API is
+ * built with FastAPI": what a part of the user's software is or is made with; null when the
+ * clause does not say that.
+ */
+function stackOfPart(c: Clause): TypedFact[] | null {
+  const part = stackPart(c);
+  if (part === null) return null;
+  const rest = objectTokens(c);
+  let from = 0;
+  if (c.verb === 'be' || c.verb === 'run' || c.verb === 'use' || c.verb === 'rely') {
+    if (rest[0]?.norm === 'on' || rest[0]?.norm === 'in') from = 1;
+  } else if (MADE_WITH.has(c.verb) && MADE_WITH_PREPOSITIONS.has(rest[0]?.norm ?? '')) {
+    from = 1;
+  } else {
+    return null;
+  }
+  while (rest[from] && STACK_LEAD.has(rest[from]!.norm)) from++;
+  const list = nounList(rest, from);
+  const end = list.at(-1)?.end ?? from;
+  if (list.length > 0 && rest[end]?.norm === 'with') list.push(...nounList(rest, end + 1));
+  return named(list).flatMap((p) =>
+    factAbout(
+      { ...c, subject: { kind: 'user', plural: false } },
+      'stack',
+      p.text,
+      `uses ${p.text} (${asWritten(c, part)})`,
+      { salience: 0.6 },
+    ),
+  );
+}
+
+/** A subject noun as the user wrote it ("API", not "api"). */
+function asWritten(c: Clause, noun: string): string {
+  return noun
+    .split(' ')
+    .map((w) => c.sentence.toks.find((t) => t.norm === w)?.text ?? w)
+    .join(' ');
+}
+
 /** "We use Postgres and React", "I code in Rust", "I use Obsidian for notes", "our stack is Go and Kafka". */
 export function techUse(c: Clause): TypedFact[] {
   if (c.negated) return [];
+  const ofPart = stackOfPart(c);
+  if (ofPart !== null) return ofPart;
   const rest = objectTokens(c);
   let items: Phrase[] = [];
   let verb = 'uses';
@@ -62,24 +109,6 @@ export function techUse(c: Clause): TypedFact[] {
   ) {
     items = named(nounList(rest, 1));
     verb = c.verb === 'work' ? 'works in' : 'codes in';
-  } else if (c.verb === 'be' && stackPart(c) !== null) {
-    const part = stackPart(c)!;
-    // "our stack is mostly Python and Django", "our backend is all Go with Postgres"
-    let from = rest[0]?.norm === 'on' || rest[0]?.norm === 'in' ? 1 : 0;
-    while (rest[from] && STACK_LEAD.has(rest[from]!.norm)) from++;
-    const list = nounList(rest, from);
-    const end = list.at(-1)?.end ?? from;
-    if (list.length > 0 && rest[end]?.norm === 'with') list.push(...nounList(rest, end + 1));
-    items = named(list);
-    return items.flatMap((p) =>
-      factAbout(
-        { ...c, subject: { kind: 'user', plural: false } },
-        'stack',
-        p.text,
-        `uses ${p.text} (${part})`,
-        { salience: 0.6 },
-      ),
-    );
   }
   if (items.length === 0) return [];
   const relation = aboutCode(c, items) ? 'stack' : 'tool';
