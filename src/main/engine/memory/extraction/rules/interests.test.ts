@@ -210,6 +210,8 @@ describe('hobby: picked up, and chores', () => {
     "I'm doing the dishes.",
     "I'm doing keto again.",
     "We're doing a film evening for friends.",
+    'I do my best work after 10pm.',
+    'I do my own taxes.',
   ])('nothing from %j', (text) => {
     expect(applyRule(hobby, text)).toEqual([]);
   });

@@ -219,8 +219,9 @@ export function hobby(c: Clause): TypedFact[] {
     // "doing the dishes", "doing a film evening": a chore or a one-off with its article, not
     // a pastime (those are done bare: "I do yoga", "we do escape rooms", "a bit of pottery").
     const quantity = rest[2]?.norm === 'of';
+    // "doing my taxes", "I do my best work at night": one's own task, not a pastime.
     const chore =
-      ['the', 'it'].includes(rest[0]?.norm ?? '') ||
+      ['the', 'it', 'my', 'our', 'his', 'her', 'their'].includes(rest[0]?.norm ?? '') ||
       (!quantity && ['a', 'an'].includes(rest[0]?.norm ?? ''));
     if (!np || np.none || np.proper || chore || isDiet(np.text)) return [];
     return factAbout(c, 'hobby', np.text, `does ${np.text}`, { salience: 0.55 });

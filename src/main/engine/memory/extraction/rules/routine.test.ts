@@ -85,6 +85,34 @@ describe('schedule', () => {
   );
 });
 
+describe('schedule: a time of day said as a habit', () => {
+  it.each([
+    ['I usually get up at 6.', 'User usually gets up at 6 [user|schedule|usually gets up at 6]'],
+    ['I go to bed around 11.', 'User goes to bed around 11 [user|schedule|goes to bed around 11]'],
+    ["I'm usually up at 5:30.", 'User is usually up at 5:30 [user|schedule|is usually up at 5:30]'],
+    [
+      'I normally finish work at half five.',
+      'User normally finishes work at half five [user|schedule|normally finishes work at half five]',
+    ],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(schedule, sentence))).toEqual([expected]);
+  });
+
+  // One appointment, or a time that is not now the user's habit.
+  it.each([
+    'I have a meeting at 3.',
+    "I'm at the dentist at 4.",
+    'I land at 6 tomorrow.',
+    'I finish at 5 today.',
+    'I was up at 5.',
+    'I will get up at 6.',
+    'My son gets up at 6.',
+    "I'm 35 at the moment.",
+  ])('nothing from %j', (s) => {
+    expect(applyRule(schedule, s)).toEqual([]);
+  });
+});
+
 describe('drink: chat ways of saying it', () => {
   it.each([
     ['I basically survive on green tea.', 'User drinks green tea [user|drink|green tea]'],

@@ -174,14 +174,47 @@ function frontedTime(c: Clause): string {
     : text;
 }
 
+/** Words before a time of day: "at 6", "around 11", "by half five". */
+const CLOCK_LEADS = new Set(['at', 'around', 'by', 'before', 'after', 'until', 'till', 'from']);
+/** Words that say a habit: "I'm usually up at 5:30". */
+const HABITUALLY = new Set(['usually', 'normally', 'always', 'typically', 'generally', 'often']);
+/** Words that make a time of day a one-off: "at 6 tomorrow", "tonight at 11". */
+const ONE_OFF = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'this', 'next', 'last']);
+
+/** A time of day on the clock: "8am", "5:30", "at 6", "around 11", "at half five". */
+function clockTime(toks: readonly Tok[]): boolean {
+  return toks.some((t, i) => {
+    if (t.ent === 'TIME' && /\d/u.test(t.text)) return true;
+    if (t.pos !== 'NUM') return false;
+    const lead = toks[i - 1]?.norm === 'half' ? toks[i - 2] : toks[i - 1];
+    return lead !== undefined && CLOCK_LEADS.has(lead.norm);
+  });
+}
+
+/**
+ * "I usually get up at 6", "I go to bed around 11", "I'm normally up at 5:30": what the user
+ * does at a time of day, said in the present as their habit, is their routine.
+ */
+function dailyRoutine(c: Clause): boolean {
+  if (c.past || c.future || c.hypothetical || c.progressive || c.perfect) return false;
+  if (c.toks.some((t) => ONE_OFF.has(t.norm))) return false;
+  // "I have a meeting at 3", "I'm at the dentist at 4": one appointment, unless said as a habit.
+  if ((c.verb === 'be' || c.verb === 'have') && !c.toks.some((t) => HABITUALLY.has(t.norm)))
+    return false;
+  return clockTime(c.toks.slice(Math.max(0, c.verbAt)));
+}
+
 /** "I work from home on Mondays", "I can't do meetings before 10am", "I pick up my kids at 3 every day". */
 export function schedule(c: Clause): TypedFact[] {
-  if (c.subject.kind !== 'user' || c.verbAt < 0 || !recurring(c.toks)) return [];
+  if (c.subject.kind !== 'user' || c.verbAt < 0) return [];
+  if (!recurring(c.toks) && !dailyRoutine(c)) return [];
   if (
     c.verb === 'be' &&
     !c.toks
       .slice(c.verbAt + 1)
-      .some((t) => ['busy', 'free', 'off', 'available', 'away', 'in', 'at', 'out'].includes(t.norm))
+      .some((t) =>
+        ['busy', 'free', 'off', 'available', 'away', 'in', 'at', 'out', 'up'].includes(t.norm),
+      )
   )
     return [];
   let predicate = predicateText(c);
