@@ -291,11 +291,11 @@ const OBJECT_MIN_RELATION_SCORE = 0.4;
 const TERSE_MAX_CONTENT_WORDS = 1;
 
 /**
- * "should I", "can we", "do I need", "am I supposed to", "what do I do if/about": asking what to do
- * (or whether something is correct), not what is true of the user.
+ * "should I", "can we", "do I need", "am I supposed to", "what do I do if/about", "which do I
+ * choose": asking what to do (or whether something is correct), not what is true of the user.
  */
 const ADVICE_MODAL =
-  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\b(?:where|how|when)\s+do\s+(?:i|we)\s+(?:start|begin)\b|\bif\b/iu;
+  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\b(?:where|how|when)\s+do\s+(?:i|we)\s+(?:start|begin)\b|\bwhich(?:\s+one)?\s+do\s+(?:i|we)\s+(?:choose|pick|go\s+for|go\s+with|opt\s+for)\b|\bif\b/iu;
 /** "How do I …": a procedure unless it is a short question about a habit of the user's. */
 const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
 /** Words that make a "how do I" question one about a habit ("every day", "usually"). */
