@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -55,6 +55,28 @@ describe('word-vector asset', () => {
     // Per-vector int8: the largest component is ±127, the others in proportion.
     expect([...data.codes.subarray(3, 6)]).toEqual([127, -51, 0]);
     expect([...data.codes.subarray(9, 12)]).toEqual([0, 0, -127]);
+  });
+
+  it('replaces the other cuts beside the one it writes, and nothing else', async () => {
+    const dir = mkdtempSync(join(tmp, 'cuts-'));
+    writeFileSync(join(dir, 'wink-sg100d-50k-int8.bin'), 'an older cut');
+    writeFileSync(join(dir, 'notes.bin'), 'not a cut');
+    const src = source([['tea', [1, 0, 0]]]);
+    await buildWordVectorAsset({ sourcePath: src, outPath: join(dir, 'custom.bin') });
+    expect(readdirSync(dir).sort()).toEqual([
+      'custom.bin',
+      'notes.bin',
+      'wink-sg100d-50k-int8.bin',
+    ]);
+    await buildWordVectorAsset({
+      sourcePath: src,
+      outPath: join(dir, 'wink-sg100d-100k-int8.bin'),
+    });
+    expect(readdirSync(dir).sort()).toEqual([
+      'custom.bin',
+      'notes.bin',
+      'wink-sg100d-100k-int8.bin',
+    ]);
   });
 
   it('refuses a file that is not an asset or is truncated', async () => {

@@ -19,17 +19,19 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  readdirSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ErrorCode } from '../../../shared/errors.ts';
 import { CairnError } from '../errors.ts';
 
-export const WORD_VECTORS_FILE = 'wink-sg100d-50k-int8.bin';
+export const WORD_VECTORS_FILE = 'wink-sg100d-100k-int8.bin';
 /** Words kept by default; README.md says how this was chosen. */
-export const DEFAULT_MAX_WORDS = 50_000;
+export const DEFAULT_MAX_WORDS = 100_000;
 
 const MAGIC = 'CAIRNWV1';
 const HEADER_BYTES = MAGIC.length + 12;
@@ -169,7 +171,25 @@ export async function buildWordVectorAsset(options: BuildOptions): Promise<Build
   const tmp = `${options.outPath}.${process.pid}.tmp`;
   writeFileSync(tmp, bytes);
   renameSync(tmp, options.outPath);
+  removeOtherCuts(options.outPath);
   return { words: words.length, dims, bytes: bytes.length, sourceBytesRead: read };
+}
+
+/** The file names of this asset's cuts ("wink-sg100d-50k-int8.bin", "…-100k-…"). */
+const CUT_FILE = /^wink-sg100d-\d+k-int8\.bin$/u;
+
+/**
+ * An asset written under a cut's name replaces the other cuts beside it: an older cut left in
+ * resources/word-vectors/ would be packaged with the app, and one in the models cache would
+ * only take disk space. A file under any other name is never touched.
+ */
+function removeOtherCuts(outPath: string): void {
+  const own = basename(outPath);
+  if (!CUT_FILE.test(own)) return;
+  const dir = dirname(outPath);
+  for (const name of readdirSync(dir)) {
+    if (name !== own && CUT_FILE.test(name)) rmSync(join(dir, name), { force: true });
+  }
 }
 
 function pad4(n: number): number {

@@ -12,7 +12,7 @@ import { RELATIONS, type Relation } from '../text/relations.ts';
 import { readWordVectorAsset, type WordVectorData } from './word-vectors-asset.ts';
 
 /** The model id stored with vectors this embedder makes (never mixed with another model's). */
-export const WORD_VECTORS_MODEL_ID = 'cairn/wink-sg100d-50k-int8';
+export const WORD_VECTORS_MODEL_ID = 'cairn/wink-sg100d-100k-int8';
 
 export interface Neighbour {
   word: string;
