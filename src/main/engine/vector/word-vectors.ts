@@ -14,11 +14,6 @@ import { readWordVectorAsset, type WordVectorData } from './word-vectors-asset.t
 /** The model id stored with vectors this embedder makes (never mixed with another model's). */
 export const WORD_VECTORS_MODEL_ID = 'cairn/wink-sg100d-100k-int8';
 
-export interface Neighbour {
-  word: string;
-  similarity: number;
-}
-
 export interface RelationScore {
   relation: Relation;
   /** 0..1: how strongly the question's content words point to this relation. */
@@ -36,11 +31,6 @@ export interface WordVectors {
   /** Cosine of two words, or null when either is not in the vocabulary. */
   similarity(a: string, b: string): number | null;
   /**
-   * Up to k words nearest to `word` with a cosine of at least `minSim`, best first; the word
-   * itself is left out. [] for unknown words. Scans the `neighbourScope` most frequent words.
-   */
-  neighbours(word: string, k: number, minSim?: number): Neighbour[];
-  /**
    * A unit vector for a text: the average of its content words' vectors weighted by smooth
    * inverse frequency (a / (a + p(w)), Arora et al. 2017), stop words and numbers left out.
    * null when no content word of the text is in the vocabulary.
@@ -54,13 +44,6 @@ export interface WordVectors {
   weight(word: string): number;
   /** Content words of a text as the vectors see them: lower-case, no stop words or numbers. */
   contentWords(text: string): string[];
-}
-
-export interface WordVectorOptions {
-  /** Neighbour searches scan this many of the most frequent words (default: all). */
-  neighbourScope?: number;
-  /** Neighbour lists kept per word (default 512 words). */
-  neighbourCacheSize?: number;
 }
 
 /**
@@ -81,9 +64,6 @@ export const DEFAULT_RELATION_MIN_SCORE = 0.35;
 
 /** Words whose relation rows are kept (31 floats each: about 2.5 MB at most). */
 const RELATION_ROW_CACHE = 20_000;
-
-/** Neighbour lists are computed once per word for this many and filtered per call. */
-const NEIGHBOUR_POOL = 64;
 
 const NUMBER = /\d/u;
 
@@ -142,18 +122,13 @@ function commonComponent(
   return pc;
 }
 
-export function loadWordVectors(path: string, options: WordVectorOptions = {}): WordVectors {
-  return createWordVectors(readWordVectorAsset(path), options);
+export function loadWordVectors(path: string): WordVectors {
+  return createWordVectors(readWordVectorAsset(path));
 }
 
-export function createWordVectors(
-  data: WordVectorData,
-  options: WordVectorOptions = {},
-): WordVectors {
+export function createWordVectors(data: WordVectorData): WordVectors {
   const { dims, words, ranks, codes } = data;
   const count = words.length;
-  const scope = Math.min(count, Math.max(1, Math.floor(options.neighbourScope ?? count)));
-  const cacheSize = Math.max(0, Math.floor(options.neighbourCacheSize ?? 512));
 
   const indexOf = new Map<string, number>();
   for (let i = 0; i < count; i++) indexOf.set(words[i] as string, i);
@@ -197,41 +172,6 @@ export function createWordVectors(
 
   const contentWords = (text: string): string[] =>
     tokenize(text).filter((w) => !STOP_WORDS.has(w) && !NUMBER.test(w) && w.length > 1);
-
-  // --- neighbours: one bounded scan per word, cached (LRU) ---
-  const neighbourCache = new Map<number, Neighbour[]>();
-  const scanNeighbours = (i: number): Neighbour[] => {
-    // A small sorted pool (insertion sort): NEIGHBOUR_POOL is tiny next to the scan.
-    const pool: { idx: number; sim: number }[] = [];
-    let floor = -Infinity;
-    for (let r = 0; r < scope; r++) {
-      if (r === i) continue;
-      const sim = dotCodes(i, r);
-      if (pool.length === NEIGHBOUR_POOL && sim <= floor) continue;
-      let at = pool.length;
-      while (at > 0 && (pool[at - 1] as { sim: number }).sim < sim) at--;
-      pool.splice(at, 0, { idx: r, sim });
-      if (pool.length > NEIGHBOUR_POOL) pool.pop();
-      if (pool.length === NEIGHBOUR_POOL) floor = (pool.at(-1) as { sim: number }).sim;
-    }
-    return pool.map((p) => ({ word: words[p.idx] as string, similarity: p.sim }));
-  };
-  const neighbourList = (i: number): Neighbour[] => {
-    const hit = neighbourCache.get(i);
-    if (hit) {
-      neighbourCache.delete(i);
-      neighbourCache.set(i, hit);
-      return hit;
-    }
-    const list = scanNeighbours(i);
-    if (cacheSize > 0) {
-      neighbourCache.set(i, list);
-      while (neighbourCache.size > cacheSize) {
-        neighbourCache.delete(neighbourCache.keys().next().value as number);
-      }
-    }
-    return list;
-  };
 
   const common = commonComponent(Math.min(count, COMMON_COMPONENT_WORDS), dims, addScaled);
 
@@ -351,17 +291,6 @@ export function createWordVectors(
       const j = lookup(b);
       if (i === undefined || j === undefined) return null;
       return i === j ? 1 : dotCodes(i, j);
-    },
-
-    neighbours(word, k, minSim = 0) {
-      const i = lookup(word);
-      if (i === undefined || !(k >= 1)) return [];
-      const out: Neighbour[] = [];
-      for (const n of neighbourList(i)) {
-        if (out.length >= k || n.similarity < minSim) break;
-        out.push(n);
-      }
-      return out;
     },
 
     embedText: embed,
