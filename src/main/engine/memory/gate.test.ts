@@ -309,6 +309,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'Can I have a glass of wine?',
     'which antibiotic should doctors not give me?',
     'is peanut butter safe for me?',
+    'which nut is dangerous for me?',
   ])("%s → pinned (a limit of the user's)", (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
@@ -340,6 +341,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'Can I take ibuprofen with paracetamol?',
     'Can I take the train from London to Paris?',
     'Can I have a refund?',
+    'Is a 30 year mortgage risky for us?',
+    'Is this code bad for me?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -461,12 +461,12 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): 
 
 /**
  * "what seafood must I avoid?", "what medicine can't I take?", "which foods should we stay away
- * from?", "can I eat normal bread?", "is satay safe for me?", "which antibiotic should doctors not
- * give me?": what the user may or must not eat, drink or take is a limit of theirs (an allergy, a
- * diet, a condition), though asked like advice.
+ * from?", "can I eat normal bread?", "which nut is dangerous for me?", "which antibiotic should
+ * doctors not give me?": what the user may or must not eat, drink or take is a limit of theirs
+ * (an allergy, a diet, a condition), though asked like advice.
  */
 const OWN_LIMITS =
-  /\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\bsafe\s+for\s+(?:me|us)\b/iu;
+  /\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b/iu;
 /** The relations such a limit must be about, clearly by word meaning ("a used car" is not). */
 const LIMIT_RELATIONS = new Set(['allergy', 'diet', 'health', 'drink']);
 /** A circumstance makes it general advice: "… during pregnancy", "… before bed", "… in an interview". */
