@@ -44,6 +44,8 @@ const table: [string, MemorySection][] = [
   ['How is Biscuit doing?', 'pinned'],
   ['What is my favourite colour?', 'pinned'],
   ['Do I like spicy food?', 'pinned'],
+  ['how do I feel about planes?', 'pinned'],
+  ['How do I feel less tired?', 'none'],
   ["What's my dog's name?", 'pinned'],
   ['Any news on project falcon?', 'pinned'],
   ['How long have Ros and her husband been married?', 'pinned'],

@@ -56,7 +56,7 @@ const RECALL =
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
 const PREFERENCE =
-  /\b(my favou?rite|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
+  /\b(my favou?rite|how do (?:i|we) feel about|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
 /**
  * The user (or their circle) in the message: "my", "our", "we", "did I", "I went"... A word in
  * "-eed" is not a past tense ("I need", "I feed", "we proceed").
