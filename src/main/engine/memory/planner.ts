@@ -327,13 +327,15 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
 /**
  * The rows of the dates a question names (the first two), each once: those of the day itself
  * before those the time zones' slack lets in from the days around it, in `fetch`'s order
- * within each.
+ * within each. With `slackOnlyWhenEmpty`, the slack's rows come only for a date whose day
+ * itself has none.
  */
 function ofNamedDays(
   dates: readonly TimeWindow[],
   fetch: (d: TimeWindow) => StoredHit[],
   scope: RankedHit['scope'],
   limit: number,
+  slackOnlyWhenEmpty = false,
 ): RankedHit[] {
   const out: RankedHit[] = [];
   const seen = new Set<number>();
@@ -341,7 +343,9 @@ function ofNamedDays(
     const hits = fetch(d);
     const inDay = (h: StoredHit) =>
       h.created_at >= d.from + d.slack && h.created_at < d.to - d.slack;
-    for (const h of [...hits.filter(inDay), ...hits.filter((h) => !inDay(h))]) {
+    const day = hits.filter(inDay);
+    const slack = slackOnlyWhenEmpty && day.length > 0 ? [] : hits.filter((h) => !inDay(h));
+    for (const h of [...day, ...slack]) {
       if (seen.has(h.id)) continue;
       seen.add(h.id);
       out.push({ ...h, scope });
@@ -357,11 +361,15 @@ function datedEpisodes(deps: SearchDeps, agentId: string, dates: readonly TimeWi
   return ofNamedDays(dates, fetch, 'episodes', EPISODES);
 }
 
-/** The turns of the days a question names in the order they were said: a day read back. */
+/**
+ * The turns of the days a question names in the order they were said: a day read back. The
+ * block shows conversation lines in time order, so a neighbouring day's turns let in by the
+ * time zones' slack would read first: they come only when the day itself has none.
+ */
 function datedTurns(deps: SearchDeps, agentId: string, dates: readonly TimeWindow[]) {
   const fetch = (d: TimeWindow) =>
     transcriptWithin(deps.db, { agentId, from: d.from, to: d.to, limit: DAY_TURNS * 3 });
-  return ofNamedDays(dates, fetch, 'transcript', DAY_TURNS);
+  return ofNamedDays(dates, fetch, 'transcript', DAY_TURNS, true);
 }
 
 /** The relations a question asks about: the best ones above RELATION_ASKED. */
