@@ -291,7 +291,6 @@ describe('questions about the user in any wording (word meaning from the static 
   // One of the user's people or pets, named by relation, is someone memory may know, whatever
   // is asked of them: advice, a task, a problem.
   it.each([
-    'my cat keeps scratching the sofa, how do I stop it?',
     'What should I get my boss for Christmas?',
     'Help me write an email to my manager asking for Friday off',
     "what's wrong with my cat?",
@@ -317,12 +316,43 @@ describe('questions about the user in any wording (word meaning from the static 
   });
 
   // The user's own body asked about is their health.
+  it.each(["what's wrong with my arm?", 'Why does my knee hurt on stairs?'])(
+    "%s → pinned (the user's body)",
+    (q) => {
+      expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
+    },
+  );
+
+  // Whether a symptom is normal or what eases it is asked of anyone's body, and a person or pet
+  // of the user's that is only the setting of a procedure does not make it about them.
   it.each([
-    "what's wrong with my arm?",
-    'Why does my knee hurt on stairs?',
+    'My knees click when I squat, is that something to worry about?',
     'my back is killing me, any stretches?',
-  ])("%s → pinned (the user's body)", (q) => {
+    'My eyes hurt after staring at screens all day, what can help?',
+    'my wrist clicks when I type, is it normal?',
+    'my cat keeps scratching the sofa, how do I stop it?',
+    'My teammate keeps pushing to main, how do I set up branch protection?',
+    'How can I tell if my cat is overweight?',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+
+  // A request fitted to the user's body, diet or taste needs what memory holds of them.
+  it.each([
+    "Plan me a workout that won't aggravate my injury.",
+    'Suggest a dinner I could make tonight that fits the way I eat.',
+    'Recommend me something to watch tonight that matches my taste.',
+    "Where's home for me?",
+  ])('%s → pinned (fitted to the user)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
+  });
+
+  it.each([
+    "Suggest a workout for beginners that won't hurt their knees.",
+    'Recommend me a good book about the history of mathematics.',
+    'Plan me a three-day itinerary for Rome.',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
 
   it.each([

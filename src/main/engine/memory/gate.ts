@@ -106,10 +106,11 @@ const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b
 
 /**
  * A request made to fit the user's own tastes, diet or limits: "a recipe that suits my
- * taste", "a menu I can actually eat", "an order that won't upset me", "fits how I'm eating".
+ * taste", "a menu I can actually eat", "an order that won't upset me", "fits how I'm eating",
+ * "a dinner that fits the way I eat", "a workout that won't aggravate my injury".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences)|(?:i|we) can (?:actually |safely |still )?(?:eat|drink|have)|won['’]t (?:hurt|upset|harm|make (?:me|us) (?:sick|ill))(?: me| us)?|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we) can (?:actually |safely |still )?(?:eat|drink|have)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -129,7 +130,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+)?(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+)|suggest (?:a|an|some)|recommend (?:a|an|some)|design|outline|plan a|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
+  /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+)?(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
 const CODE_LIKE = /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]/u;
 
 /** "my daughter", "our new boss", "my best mate", "my dog": up to two words before the noun. */
@@ -168,6 +169,16 @@ function mentionsOwnPerson(text: string): boolean {
 const OWN_BODY =
   /\bmy\s+(?:left\s+|right\s+|lower\s+|upper\s+|bad\s+|sore\s+)?(?:arms?|legs?|back|knees?|hips?|shoulders?|ankles?|wrists?|elbows?|neck|eyes?|ears?|stomach|head|foot|feet|hands?|skin|throat|chest|tooth|teeth|jaw|gums?)\b(?!\s+of\b)/iu;
 
+/**
+ * "… is that something to worry about?", "is it normal?", "should I be worried?", "what can
+ * help?", "any stretches?": whether a symptom is normal, or what eases it, is asked of bodies in
+ * general, not of what memory holds about the user's.
+ */
+const SYMPTOM_ADVICE =
+  /\b(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:(?:a|an)\s+)?(?:normal|common|serious|something\s+to\s+worry\s+about|(?:bad|good|warning)\s+sign|concern(?:ing)?|a\s+problem|dangerous|bad)\b|\bshould\s+(?:i|we)\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\b|\bwhat\s+(?:can|could|would|might|will)\s+help\b|\bany\s+(?:tips|advice|ideas|suggestions|remedies|stretches|exercises|fixes)\b|\b(?:remed(?:y|ies)|stretches|exercises)\b/iu;
+/** "how do I set up …", "how can I tell if …": a procedure, whoever the message mentions. */
+const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
+
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
   const text = message.slice(0, HEAD_CHARS);
@@ -201,10 +212,19 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (FITTED_TO_USER.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   // One of the user's people or pets, by relation ("my daughter", "our boss", "my dog"), is
   // someone memory may know, as a known name is: "what should I get my boss for Christmas?".
-  const ownPerson = !CODE_LIKE.test(text) && mentionsOwnPerson(text);
+  // Not when they are only the setting of a procedure: "my teammate keeps pushing to main, how
+  // do I set up branch protection?", "how can I tell if my cat is overweight?".
+  const ownPerson =
+    !CODE_LIKE.test(text) && !HOW_TO.test(questionClause(text)) && mentionsOwnPerson(text);
   // "what's wrong with my arm?", "why does my knee hurt on stairs?": the user's own body, asked
-  // about, is their health (an injury or condition memory may hold).
-  const ownBody = !task && QUESTION.test(text) && OWN_BODY.test(text) && !CODE_LIKE.test(text);
+  // about, is their health (an injury or condition memory may hold); whether a symptom is
+  // normal or what eases it is asked of anyone's.
+  const ownBody =
+    !task &&
+    QUESTION.test(text) &&
+    OWN_BODY.test(text) &&
+    !SYMPTOM_ADVICE.test(text) &&
+    !CODE_LIKE.test(text);
   if (task && !named && !recall && !ownPerson) return 'none';
 
   if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
@@ -440,9 +460,9 @@ const TOPIC_THEN_QUESTION =
 
 /** "any allergies?", "which instrument?": a question of one noun, which names a relation. */
 const TERSE_FRAGMENT = /^\s*(?:[Aa]ny|[Ww]hich|[Ww]hat)\s+(\p{Ll}[\p{L}-]*)\s*\??\s*$/u;
-/** "which city is home?", "where's home these days?": "home" alone is the user's own. */
+/** "which city is home?", "where's home these days?", "where's home for me?": the user's own. */
 const IS_HOME =
-  /^\s*(?:\p{L}+,?\s+)?(?:what|which|where)\b[^?.!]{0,30}?(?:\s+is|['’]s)\s+home(?:\s+(?:now|these days|nowadays|again))?\s*\??\s*$/iu;
+  /^\s*(?:\p{L}+,?\s+)?(?:what|which|where)\b[^?.!]{0,30}?(?:\s+is|['’]s)\s+home(?:\s+for\s+(?:me|us))?(?:\s+(?:now|these days|nowadays|again))?\s*\??\s*$/iu;
 
 /**
  * `asked`: the question clause ("Heading to the vet, what's the dog's name again?"); `text`:
@@ -462,11 +482,12 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): 
 /**
  * "what seafood must I avoid?", "what medicine can't I take?", "which foods should we stay away
  * from?", "can I eat normal bread?", "which nut is dangerous for me?", "which antibiotic should
- * doctors not give me?": what the user may or must not eat, drink or take is a limit of theirs
+ * doctors not give me?", "which herb should you leave out of recipes for me?": what the user may
+ * or must not eat, drink or take is a limit of theirs
  * (an allergy, a diet, a condition), though asked like advice.
  */
 const OWN_LIMITS =
-  /\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b/iu;
+  /\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b|\b(?:leave\s+out|avoid|skip|exclude|keep\s+out|not\s+(?:use|include|add|put\s+in))\b[^?.!]{0,60}\bfor\s+(?:me|us)\b/iu;
 /** The relations such a limit must be about, clearly by word meaning ("a used car" is not). */
 const LIMIT_RELATIONS = new Set(['allergy', 'diet', 'health', 'drink']);
 /** A circumstance makes it general advice: "… during pregnancy", "… before bed", "… in an interview". */
