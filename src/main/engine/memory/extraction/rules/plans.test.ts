@@ -41,6 +41,11 @@ describe('plans', () => {
       'User decided to use Postgres for the backend [user|plans|use Postgres for the backend]',
     ],
     ['I have a job interview on Friday.', 'User has a job interview [user|plans|job interview]'],
+    // A bare "will" with a date is a plan.
+    [
+      "I'll repaint the kitchen in March.",
+      'User plans to repaint the kitchen [user|plans|repaint the kitchen]',
+    ],
     // A future progressive: "will be teaching", not "plans to teaching".
     [
       "I'll be teaching at St Aidan's College.",
@@ -57,12 +62,17 @@ describe('plans', () => {
     expect(applyRule(plans, 'I plan to sell my car.')[0]?.decision).toBe(false);
   });
 
-  it.each(["I'll be fine.", 'I have a meeting.', 'I repainted the kitchen.'])(
-    'nothing from %j',
-    (s) => {
-      expect(applyRule(plans, s)).toEqual([]);
-    },
-  );
+  it.each([
+    "I'll be fine.",
+    'I have a meeting.',
+    'I repainted the kitchen.',
+    // The next step of the task at hand, not a plan.
+    "I'll do the list comprehension then.",
+    "I'll make soup after.",
+    "Thanks, I'll try that.",
+  ])('nothing from %j', (s) => {
+    expect(applyRule(plans, s)).toEqual([]);
+  });
 });
 
 describe('travel: a place "done" over a holiday', () => {

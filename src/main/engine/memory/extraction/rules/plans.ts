@@ -118,6 +118,9 @@ const APPOINTMENTS = new Set([
   'birthday',
 ]);
 
+/** Words before the verb that make a future an intention: "plan to", "going to", "decided to". */
+const INTENT_WORDS = new Set(['plan', 'intend', 'aim', 'hope', 'decide', 'going', 'gonna']);
+
 /** "I'm going to repaint the kitchen next month", "I plan to run a marathon", "I have a job interview on Friday". */
 export function plans(c: Clause): TypedFact[] {
   if (c.negated || c.verbAt < 0) return [];
@@ -139,6 +142,14 @@ export function plans(c: Clause): TypedFact[] {
   }
   if (!c.future) return [];
   if (c.verb === 'be') return [];
+  // "I'll do the list comprehension", "I'll make soup after": a bare "will" narrates the next
+  // step of the task at hand. A plan says so ("plan to", "going to", "decided to") or has a date.
+  const before = c.toks.slice(0, c.verbAt);
+  const intends = before.some((t) => INTENT_WORDS.has(t.lemma) || INTENT_WORDS.has(t.norm));
+  const dated = c.toks.some((t) => t.ent === 'DATE');
+  const verbTok = c.toks[c.verbAt]!;
+  const progressive = verbTok.norm.endsWith('ing') && verbTok.norm !== c.verb;
+  if (!intends && !dated && !progressive) return [];
   // The verb and what follows it: "repaint the kitchen next month"
   // Without the date words: the date is written once, by the engine.
   const undated = {
@@ -153,9 +164,7 @@ export function plans(c: Clause): TypedFact[] {
   // "We decided to move the servers": a decision, also kept as a plan.
   const decided = c.toks.slice(0, c.verbAt).some((t) => t.lemma === 'decide');
   // "I'll be teaching at St Aidan's": a future progressive reads "will be teaching".
-  const verb = c.toks[c.verbAt]!;
-  const ongoing = verb.norm.endsWith('ing') && verb.norm !== c.verb;
-  const text = ongoing ? `will be ${doing}` : `${decided ? 'decided' : 'plans'} to ${doing}`;
+  const text = progressive ? `will be ${doing}` : `${decided ? 'decided' : 'plans'} to ${doing}`;
   return factAbout(c, 'plans', doing, text, {
     salience: decided ? 0.7 : 0.6,
     plan: true,
