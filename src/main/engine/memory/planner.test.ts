@@ -47,6 +47,33 @@ describe('planMemoryBlock', () => {
     expect(r.tokens).toBe(countTokens(r.block));
   });
 
+  it("puts the user's profile facts closest to a question first when no fact shares its words", async () => {
+    const { db, deps } = setup();
+    addFact(db, { agentId: 'a', content: 'User works at Maersk', salience: 0.9 }, NOW);
+    addFact(db, { agentId: 'a', content: 'User is vegan', salience: 0.8 }, NOW);
+    addFact(db, { agentId: 'a', content: 'User goes bouldering', salience: 0.5 }, NOW);
+    const factLines = async (rankByMeaning?: (q: string, p: readonly string[]) => number[]) => {
+      const r = await planMemoryBlock(deps, {
+        agentId: 'a',
+        message: 'What do I do for fun?',
+        section: 'pinned',
+        budgetTokens: 800,
+        bumpUsage: false,
+        ...(rankByMeaning ? { rankByMeaning } : {}),
+      });
+      return r.block.split('\n').filter((l) => l.startsWith('- User'));
+    };
+    // Without word meaning, most salient first.
+    expect(await factLines()).toEqual([
+      '- User works at Maersk',
+      '- User is vegan',
+      '- User goes bouldering',
+    ]);
+    const byMeaning = (_q: string, passages: readonly string[]) =>
+      passages.map((p) => (p.includes('bouldering') ? 0.9 : 0.1));
+    expect((await factLines(byMeaning))[0]).toBe('- User goes bouldering');
+  });
+
   it('injects nothing when nothing but the date would be in the block', async () => {
     const { deps } = setup();
     for (const section of ['identity', 'pinned', 'episode', 'transcript', 'none'] as const) {

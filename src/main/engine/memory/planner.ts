@@ -211,13 +211,13 @@ export async function planMemoryBlock(deps: SearchDeps, input: PlanInput): Promi
       ),
     ];
     // A question about the user's own life asked in words no fact shares ("What's my other
-    // half's name?"): the user's other facts follow, most salient first, in the room the
-    // facts' share of the budget leaves (a profile, as a person who knows them would recall).
+    // half's name?"): the user's other facts follow, the most salient ones, closest to the
+    // question first, in the room the facts' share of the budget leaves (a profile, as a
+    // person who knows them would recall).
     if (hasFacts && FIRST_PERSON.test(message)) {
       const shown = new Set(relevant.map((h) => h.id));
-      for (const h of userFactHits(deps, agentId, PROFILE_FACTS)) {
-        if (!shown.has(h.id)) relevant.push(h);
-      }
+      const profile = userFactHits(deps, agentId, PROFILE_FACTS).filter((h) => !shown.has(h.id));
+      relevant.push(...closestFirst(profile, message, input.rankByMeaning));
     }
     groups.push({
       ...hitGroup(SECTION_TITLES.pinned, relevant, (h) => plainLine(h.content)),
