@@ -213,6 +213,16 @@ describe('extractFacts: speakers', () => {
   });
 });
 
+describe('extractFacts: a chat filler before the subject', () => {
+  it.each([
+    ['fyi I live in Leeds', 'User lives in Leeds [user|lives_in|Leeds]'],
+    ['tbh we use Postgres for everything', 'User uses Postgres [user|tool|Postgres]'],
+    ['honestly I hate olives', 'User hates olives [user|dislikes|olives]'],
+  ])('%j', (text, expected) => {
+    expect(brief(facts(text))).toEqual([expected]);
+  });
+});
+
 describe('extractFacts: other people', () => {
   it("a friend's plan names the friend, but is not stored as a plan", () => {
     expect(brief(facts('My best friend Rui is moving to Berlin in September.'))).toEqual([
@@ -248,7 +258,7 @@ describe('extractFacts: chat messages that mix a fact with a request', () => {
     ],
     [
       'I keep my recipes in Notion these days. How do I make a database view?',
-      ['User keeps their recipes in Notion these days [user|-|Notion]'],
+      ['User keeps their recipes in Notion [user|tool|Notion]'],
     ],
     [
       'Bought a used Yamaha keyboard, any tips for a beginner?',
