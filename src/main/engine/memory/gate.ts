@@ -6,7 +6,7 @@ import type { MemorySection } from '../../../shared/api.ts';
 import type { Logger } from '../logger.ts';
 import type { UpstreamClient } from '../services.ts';
 import { FIRST_PERSON, STOP_WORDS, queryTerms, words } from '../text/text.ts';
-import { personNoun, singular } from './extraction/vocabulary.ts';
+import { isStructureOfThings, personNoun, singular } from './extraction/vocabulary.ts';
 
 export type GateMode = 'off' | 'heuristic' | 'llm';
 
@@ -137,12 +137,6 @@ const CODE_LIKE = /```|\b(?:function|const|let|var|def|class|import|return|SELEC
 const OWN_WORDS = /\b(?:my|our)\s+([\p{L}-]+)(?:\s+([\p{L}-]+))?(?:\s+([\p{L}-]+))?/giu;
 /** Animals whose word as often names a thing or a food ("my mouse", "our chicken"). */
 const NOT_ONLY_PETS = new Set(['mouse', 'rat', 'fish', 'chicken', 'hen', 'pig', 'goat', 'bird']);
-/** Family words that also name how things of code relate ("my child component"). */
-const STRUCTURE_FAMILY = new Set(['parent', 'child', 'sibling', 'sister']);
-/** What "parent", "child" or "sibling" describe in code and documents. */
-const STRUCTURE_NOUNS =
-  /^(?:components?|process(?:es)?|class(?:es)?|elements?|nodes?|threads?|director(?:y|ies)|folders?|tables?|widgets?|views?|windows?|branch(?:es)?|repos?|repositor(?:y|ies)|themes?|containers?|pods?|objects?|tasks?|jobs?|records?|rows?|entit(?:y|ies)|keys?|pages?|routes?|modules?|items?|divs?|tags?|selectors?|spans?|issues?|tickets?|companies|company|sites?|functions?|fields?|states?)$/iu;
-
 /** Whether the text names one of the user's people or pets by relation ("my sister"). */
 function mentionsOwnPerson(text: string): boolean {
   for (const m of text.matchAll(OWN_WORDS)) {
@@ -154,8 +148,7 @@ function mentionsOwnPerson(text: string): boolean {
       if (relation === null) continue;
       const next = ws[i + 1];
       if (relation === 'pet' && NOT_ONLY_PETS.has(singular(noun))) break;
-      if (STRUCTURE_FAMILY.has(singular(noun)) && next !== undefined && STRUCTURE_NOUNS.test(next))
-        break;
+      if (next !== undefined && isStructureOfThings(noun, next)) break;
       // "my twin sister" names the sister; "my twin engine plane" no one.
       if (singular(noun) === 'twin' && next !== undefined && !STOP_WORDS.has(next.toLowerCase()))
         continue;

@@ -117,7 +117,7 @@ describe('heuristicDigest', () => {
     expect(d.episode.summary).toContain('Rosa: I went to a pottery class yesterday.');
   });
 
-  it('with the word vectors, a statement no rule knows becomes a fact; never from the assistant', async () => {
+  it('with the word vectors, a statement of where the user keeps things becomes a fact; never from the assistant', async () => {
     const words = loadWordVectors(await ensureWordVectorAsset());
     const messages = [
       {
@@ -132,7 +132,7 @@ describe('heuristicDigest', () => {
     expect(d.pinned_candidates.map((c) => [c.content, c.object, c.source_ids])).toEqual([
       ['User keeps their recipes in Notion', 'Notion', [7]],
     ]);
-    // Until the vectors load the general rule is skipped, the specific ones still run.
+    // Until the vectors load, the rules that need word meaning are skipped.
     expect(heuristicDigest(messages).pinned_candidates).toEqual([]);
   });
 

@@ -27,6 +27,7 @@ import {
   relativeIs,
   relativeMentioned,
   relativeNamed,
+  relativeTakenForGranted,
   roleNamed,
 } from './rules/people.ts';
 import { bracketedRole, nameEqualsRole, namedAsRole } from './rules/asides.ts';
@@ -41,7 +42,7 @@ import {
   healthCondition,
   sensitivity,
 } from './rules/health.ts';
-import { commute, drink, schedule, vehicle } from './rules/routine.ts';
+import { commute, drink, schedule, vehicle, vehicleMentioned } from './rules/routine.ts';
 import {
   dislikes,
   favorite,
@@ -52,10 +53,12 @@ import {
   likes,
   speaks,
   startedActivity,
+  tasteFragment,
+  tasteJudged,
 } from './rules/interests.ts';
 import { plans, travel } from './rules/plans.ts';
 import { techUse, toolIn } from './rules/tech.ts';
-import { switched } from './rules/changes.ts';
+import { deviceIs, leftFor, switched } from './rules/changes.ts';
 import { age, name } from './rules/identity.ts';
 import { avoidRequest } from './rules/requests.ts';
 import { plainStatement } from './rules/statements.ts';
@@ -78,10 +81,22 @@ const MENTION_RULES: readonly Rule[] = [
   diagnosisNamed,
   conditionDay,
   dietNow,
+  // "my old subaru needs tires", "no cilantro, it tastes like soap", "big into climbing".
+  vehicleMentioned,
+  tasteJudged,
+  tasteFragment,
+  // "fyi we moved off Trello, the whole team's on Asana now": finds the writer itself.
+  leftFor,
 ];
 
 /** Rules for requests to the assistant that state a lasting wish ("never put X in ..."). */
 const REQUEST_RULES: readonly Rule[] = [avoidRequest];
+
+/**
+ * Rules for what a question, a supposition or a request takes as given: "what should I get my
+ * brother Tom?" still says the user has a brother named Tom.
+ */
+const GIVEN_RULES: readonly Rule[] = [relativeTakenForGranted];
 
 /**
  * The general rule, for a statement of the user's no specific rule read: a fact in their
@@ -130,6 +145,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   techUse,
   toolIn,
   switched,
+  deviceIs,
   travel,
   plans,
 ];
@@ -138,7 +154,7 @@ const STATEMENT_RULES: readonly Rule[] = [
 const FUTURE_RULES: readonly Rule[] = [travel, plans, movedTo, employer, relativeNamed];
 
 /** Rules that read a negated clause themselves ("I don't eat meat", "I can't do mornings"). */
-const NEGATION_RULES: readonly Rule[] = [dislikes, diet, schedule, relativeNamed];
+const NEGATION_RULES: readonly Rule[] = [dislikes, likes, diet, schedule, relativeNamed];
 
 export interface ExtractOptions {
   /** When the message was written (ms). */
@@ -164,8 +180,8 @@ function rulesFor(c: Clause): readonly Rule[] {
 
 /** The rules that read a clause, in order; the fallback only when none of them stated anything. */
 function factsByRules(c: Clause, ctx: RuleContext): TypedFact[] {
-  if (c.question || c.hypothetical) return [];
-  if (c.imperative) return REQUEST_RULES.flatMap((rule) => rule(c, ctx));
+  if (c.question || c.hypothetical) return GIVEN_RULES.flatMap((rule) => rule(c, ctx));
+  if (c.imperative) return [...REQUEST_RULES, ...GIVEN_RULES].flatMap((rule) => rule(c, ctx));
   const out = c.reported ? [] : MENTION_RULES.flatMap((rule) => rule(c, ctx));
   if (!states(c)) return out;
   for (const rule of rulesFor(c)) out.push(...rule(c, ctx));

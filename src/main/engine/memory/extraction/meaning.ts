@@ -161,3 +161,80 @@ export function pastimeByMeaning(words: WordVectors, activity: string): boolean 
     pastime >= PASTIME_MIN_SIMILARITY && pastime - nearest(words, w, DUTIES) >= PASTIME_MIN_MARGIN
   );
 }
+
+/**
+ * A word is a language when the word vectors put it nearer to languages than to other things
+ * learned (subjects, sports, instruments) by at least the margin: "korean", "tagalog", "welsh"
+ * are languages, "python", "chess", "milk" are not. Unknown words are not. Chosen on our own
+ * words (rules/interests.test.ts).
+ */
+export const LANGUAGE_MIN_SIMILARITY = 0.45;
+export const LANGUAGE_MIN_MARGIN = 0.15;
+const LANGUAGES =
+  'spanish french german mandarin arabic hindi portuguese russian japanese swahili english italian'.split(
+    ' ',
+  );
+const OTHER_LEARNING =
+  'math chemistry guitar coding history physics cooking football food music painting tennis'.split(
+    ' ',
+  );
+
+/** Whether a word (one word, any case) names a language by its meaning. */
+export function languageByMeaning(words: WordVectors, word: string): boolean {
+  const w = word.toLowerCase();
+  if (!words.has(w)) return false;
+  const language = nearest(words, w, LANGUAGES);
+  return (
+    language >= LANGUAGE_MIN_SIMILARITY &&
+    language - nearest(words, w, OTHER_LEARNING) >= LANGUAGE_MIN_MARGIN
+  );
+}
+
+/**
+ * A word is a make or model of vehicle when the word vectors put it nearer to car and
+ * motorbike makes than to other products and things people own by at least the margin:
+ * "subaru", "corolla", "yamaha" are vehicles, "iphone", "model", "laptop" are not. Unknown
+ * words are not. Chosen on our own words (rules/routine.test.ts).
+ */
+export const VEHICLE_MIN_SIMILARITY = 0.5;
+export const VEHICLE_MIN_MARGIN = 0.15;
+const VEHICLE_MAKES =
+  'toyota honda ford bmw volkswagen nissan hyundai volvo mazda peugeot sedan hatchback motorcycle'.split(
+    ' ',
+  );
+const OTHER_PRODUCTS =
+  'phone computer laptop house product system version design camera watch software company'.split(
+    ' ',
+  );
+
+/** Whether a word (one word, any case) names a make or model of vehicle by its meaning. */
+export function vehicleByMeaning(words: WordVectors, word: string): boolean {
+  const w = word.toLowerCase();
+  if (!words.has(w)) return false;
+  const vehicle = nearest(words, w, VEHICLE_MAKES);
+  return (
+    vehicle >= VEHICLE_MIN_SIMILARITY &&
+    vehicle - nearest(words, w, OTHER_PRODUCTS) >= VEHICLE_MIN_MARGIN
+  );
+}
+
+/**
+ * What something "tastes like" says the writer finds it vile when the word vectors put the
+ * comparison nearer to things nobody eats than to food by at least the margin: "soap",
+ * "feet", "metal" are inedible, "chicken", "coffee", "home" are not. Chosen on our own words
+ * (rules/interests.test.ts).
+ */
+export const INEDIBLE_MIN_SIMILARITY = 0.35;
+export const INEDIBLE_MIN_MARGIN = 0.1;
+const INEDIBLE = 'dirt garbage vomit rubber sweat poison mud cardboard'.split(' ');
+const FOOD = 'chocolate bread honey cheese chicken candy flowers home heaven'.split(' ');
+
+/** Whether a word names something nobody would want to eat, by its meaning. */
+export function inedibleByMeaning(words: WordVectors, word: string): boolean {
+  const w = word.toLowerCase();
+  if (!words.has(w)) return false;
+  const inedible = nearest(words, w, INEDIBLE);
+  return (
+    inedible >= INEDIBLE_MIN_SIMILARITY && inedible - nearest(words, w, FOOD) >= INEDIBLE_MIN_MARGIN
+  );
+}

@@ -337,3 +337,10 @@ export function isActivity(t: Tok): boolean {
     !isIngNoun(t.norm)
   );
 }
+
+/** The index after any commas and "and" from `i` ("..., and a cat called Tom"). */
+export function afterListJoin(toks: readonly Tok[], i: number): number {
+  let j = i;
+  while (toks[j]?.norm === ',' || toks[j]?.norm === 'and') j++;
+  return j;
+}

@@ -241,6 +241,33 @@ export function isVehicle(phrase: string): boolean {
   return VEHICLES.has(head);
 }
 
+/** Kinds of personal device, each word with the kind it names: "my phone", "a new laptop". */
+const DEVICE_KINDS: Record<string, string> = {
+  phone: 'phone',
+  smartphone: 'phone',
+  mobile: 'phone',
+  cellphone: 'phone',
+  laptop: 'laptop',
+  notebook: 'laptop',
+  tablet: 'tablet',
+  computer: 'computer',
+  pc: 'computer',
+  desktop: 'computer',
+  watch: 'watch',
+  smartwatch: 'watch',
+  console: 'console',
+  camera: 'camera',
+  headphones: 'headphones',
+  earbuds: 'headphones',
+  'e-reader': 'e-reader',
+  ereader: 'e-reader',
+};
+
+/** The kind of device a noun names ("smartphone" → "phone"), or null. */
+export function deviceKind(noun: string): string | null {
+  return DEVICE_KINDS[noun.toLowerCase()] ?? null;
+}
+
 /** Ways of getting somewhere: the verb or noun of a commute. */
 const TRANSPORT: Record<string, string> = {
   bike: 'bikes',
@@ -602,4 +629,53 @@ const ING_NOUNS = new Set([
 
 export function isIngNoun(word: string): boolean {
   return ING_NOUNS.has(word.toLowerCase());
+}
+
+/** Family words that also name how things of code and documents relate ("parent component"). */
+const STRUCTURE_FAMILY = new Set(['parent', 'child', 'sibling', 'sister']);
+/** What "parent", "child" or "sibling" describe in code and documents. */
+const STRUCTURE_NOUNS =
+  /^(?:components?|process(?:es)?|class(?:es)?|elements?|nodes?|threads?|director(?:y|ies)|folders?|tables?|widgets?|views?|windows?|branch(?:es)?|repos?|repositor(?:y|ies)|themes?|containers?|pods?|objects?|tasks?|jobs?|records?|rows?|entit(?:y|ies)|keys?|pages?|routes?|modules?|items?|divs?|tags?|selectors?|spans?|issues?|tickets?|companies|company|sites?|functions?|fields?|states?)$/iu;
+
+/** "parent component", "child process", "sister company": a family word describing a thing. */
+export function isStructureOfThings(family: string, noun: string): boolean {
+  return STRUCTURE_FAMILY.has(singular(family)) && STRUCTURE_NOUNS.test(noun);
+}
+
+const UNITS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
+const TENS = ['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
+
+/** A whole number written in digits or words ("7", "seven", "forty", "thirty-five"); null otherwise. */
+export function wholeNumber(word: string): number | null {
+  const w = word.toLowerCase();
+  if (/^\d{1,3}$/u.test(w)) return Number(w);
+  const unit = UNITS.indexOf(w);
+  if (unit >= 0) return unit;
+  const [tens, ones] = w.split('-');
+  const t = TENS.indexOf(tens ?? '');
+  if (t < 0) return null;
+  if (ones === undefined) return (t + 2) * 10;
+  const o = UNITS.indexOf(ones);
+  return o >= 1 && o <= 9 ? (t + 2) * 10 + o : null;
 }

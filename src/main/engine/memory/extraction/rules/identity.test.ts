@@ -30,14 +30,26 @@ describe('age', () => {
     // A relative's age: by name when named, so two children's ages stand side by side.
     ['My son is 7.', "User's son is 7 years old [user's son|age|7]"],
     ['My son Luca is 4.', "User's son Luca is 4 years old [user's son luca|age|4]"],
+    // in words, as people write ages
+    [
+      'My daughter Ines turns seven next week.',
+      "User's daughter Ines is 7 years old [user's daughter ines|age|7]",
+    ],
+    ['My dad is seventy-two and still cycles.', "User's dad is 72 years old [user's dad|age|72]"],
+    ['I turned forty in March.', 'User is 40 years old [user|age|40]'],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(age, sentence))).toEqual([expected]);
   });
 
-  it.each(['I am 5 minutes away.', 'I have 3 kids.', 'My son is 7 minutes late.'])(
-    'nothing from %j',
-    (s) => {
-      expect(applyRule(age, s)).toEqual([]);
-    },
-  );
+  it.each([
+    'I am 5 minutes away.',
+    'I have 3 kids.',
+    'My son is 7 minutes late.',
+    // several people have no one age
+    'My kids are 7 and 4.',
+    "I'm one of three kids.",
+    "I'm one of the organisers.",
+  ])('nothing from %j', (s) => {
+    expect(applyRule(age, s)).toEqual([]);
+  });
 });

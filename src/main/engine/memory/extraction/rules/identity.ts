@@ -1,7 +1,9 @@
 // Name and age.
 import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
+import type { Tok } from '../nlp.ts';
 import { properName } from '../phrases.ts';
+import { singular, wholeNumber } from '../vocabulary.ts';
 
 /** "My name is Dana Ruiz", "call me Dee", "I go by Sam", "Hi, I'm Dana." */
 export function name(c: Clause, ctx: RuleContext): TypedFact[] {
@@ -38,28 +40,48 @@ export function name(c: Clause, ctx: RuleContext): TypedFact[] {
   );
 }
 
-/** "I'm 34", "I am 34 years old", "I just turned 40", "my son Luca is 4". */
+/**
+ * "I'm 34", "I am 34 years old", "I just turned 40", "my son Luca is 4", "my daughter Ines
+ * turns seven next week", "my dad is seventy-two".
+ */
 export function age(c: Clause): TypedFact[] {
   if (c.negated) return [];
   if (c.subject.kind === 'user' ? c.subject.plural : c.subject.kind !== 'relative') return [];
+  // "My kids are 7 and 4": several people, no one age.
+  if (c.subject.kind === 'relative' && singular(c.subject.noun) !== c.subject.noun) return [];
   const rest = objectTokens(c);
-  const num = rest[0];
-  if (!num || !/^\d{1,3}$/.test(num.norm)) return [];
-  const years = Number(num.norm);
+  const said = ageSaid(rest);
+  if (!said) return [];
+  const { years, end } = said;
   if (years < 1 || years > 120) return [];
   if (c.verb === 'be') {
-    const after = rest[1];
+    const after = rest[end];
     const isAge = !after || after.pos === 'PUNCT' || after.norm === 'years' || after.norm === 'and';
     if (!isAge) return [];
   } else if (c.verb !== 'turn') return [];
   // A relative's age is theirs by name: two kids' ages must not supersede each other.
   if (c.subject.kind === 'relative' && c.subject.name) {
-    return relativeAge(c.subject.noun, c.subject.name, years);
+    return relativeAge(singular(c.subject.noun), c.subject.name, years);
   }
   return factAbout(c, 'age', String(years), `is ${years} years old`, {
     identity: c.subject.kind === 'user',
     salience: 0.8,
   });
+}
+
+/** A number of years at the start of `rest`, in digits or words ("34", "seven", "forty-one"). */
+function ageSaid(rest: readonly Tok[]): { years: number; end: number } | null {
+  const first = rest[0];
+  if (!first) return null;
+  // wink writes "forty-one" as three tokens.
+  if (rest[1]?.norm === '-' && rest[2]) {
+    const joined = wholeNumber(`${first.norm}-${rest[2].norm}`);
+    if (joined !== null) return { years: joined, end: 3 };
+  }
+  // Words only where wink reads a number: "one" is also a pronoun ("I'm one of them").
+  if (!/^\d+$/u.test(first.norm) && first.pos !== 'NUM') return null;
+  const years = wholeNumber(first.norm);
+  return years === null ? null : { years, end: 1 };
 }
 
 /** "User's son Luca is 4 years old", keyed by the relative's name (age is single-valued). */

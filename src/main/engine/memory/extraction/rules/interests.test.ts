@@ -17,6 +17,8 @@ import {
   likes,
   speaks,
   startedActivity,
+  tasteFragment,
+  tasteJudged,
 } from './interests.ts';
 
 let words: WordVectors;
@@ -280,5 +282,211 @@ describe('startedActivity', () => {
     "I haven't started rowing yet.",
   ])('nothing from %j', (text) => {
     expect(withMeaning(startedActivity, text)).toEqual([]);
+  });
+});
+
+/** The facts the whole engine reads from a message, with word meaning, for one relation. */
+const engineFacts = (text: string, relation: string) =>
+  brief(extractFacts(text, { at: SAID_AT, words }).filter((f) => f.relation === relation));
+
+describe('learning: a language picked up or brushed up', () => {
+  it.each([
+    [
+      'trying to pick up Korean, my duolingo streak just hit 80 days',
+      'User is learning Korean [user|learning|Korean]',
+    ],
+    [
+      'brushing up on my Spanish before the trip',
+      'User is brushing up on Spanish [user|learning|Spanish]',
+    ],
+    ["I'm trying to learn Mandarin.", 'User is learning Mandarin [user|learning|Mandarin]'],
+    ['Started learning Greek a few weeks ago.', 'User is learning Greek [user|learning|Greek]'],
+    [
+      "I've been learning Japanese for a year.",
+      'User is learning Japanese [user|learning|Japanese]',
+    ],
+    ['taking Italian classes on Tuesdays', 'User takes Italian classes [user|learning|Italian]'],
+    [
+      'picking up a bit of Tagalog from my in-laws',
+      'User is learning Tagalog [user|learning|Tagalog]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(learning, text)).toEqual([expected]);
+  });
+
+  it.each([
+    "I'm trying to pick up the pace.",
+    'I picked up some Korean snacks.',
+    'I tried to learn Korean once.',
+    'brushing up on my slides for tomorrow',
+    'I take the train to work.',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(learning, text)).toEqual([]);
+  });
+
+  it.each([
+    'if I learned Korean would it help?',
+    'are you learning Korean?',
+    'recommend a Korean drama',
+    'my sister is trying to pick up Korean',
+    '`learn Korean` is the name of the script',
+  ])('the engine states no learning of the user from %j', (text) => {
+    expect(
+      extractFacts(text, { at: SAID_AT, words }).filter(
+        (f) => f.relation === 'learning' && f.subject === 'user',
+      ),
+    ).toEqual([]);
+  });
+
+  it('a language picked up is not a hobby', () => {
+    expect(withMeaning(hobby, 'I took up Korean last year.')).toEqual([]);
+  });
+});
+
+describe('hobby: out doing a pastime, and taken up', () => {
+  it.each([
+    ["I'm out fishing most Sundays.", ['User goes fishing [user|hobby|fishing]']],
+    [
+      "I'm usually out birdwatching on the marshes.",
+      ['User goes birdwatching [user|hobby|birdwatching]'],
+    ],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(hobby, text)).toEqual(expected);
+  });
+
+  it.each(["I'm out shopping.", "I'm out of milk.", 'She is out fishing.'])(
+    'nothing about the user from %j',
+    (text) => {
+      expect(withMeaning(hobby, text).filter((f) => f.startsWith('User '))).toEqual([]);
+    },
+  );
+
+  it.each([
+    [
+      "I've got really into bouldering lately, I'm at the climbing gym like three evenings a week.",
+      'User got into bouldering [user|hobby|bouldering]',
+    ],
+    ["I've been getting into pottery.", 'User is getting into pottery [user|hobby|pottery]'],
+    [
+      'got into trail running last spring',
+      'User got into trail running [user|hobby|trail running]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(startedActivity, text)).toEqual([expected]);
+  });
+
+  it.each([
+    'I got into trouble at school.',
+    'I got into Stanford!',
+    'We got into the car.',
+    'I got into debt.',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(startedActivity, text)).toEqual([]);
+  });
+});
+
+describe('likes: degree words, fandom and "can\'t get enough"', () => {
+  it.each([
+    [
+      "I'm completely obsessed with Studio Ghibli films, I've watched Spirited Away about twenty times.",
+      'User is obsessed with Studio Ghibli films [user|likes|Studio Ghibli films]',
+    ],
+    [
+      "I'm a huge fan of Studio Ghibli.",
+      'User is a fan of Studio Ghibli [user|likes|Studio Ghibli]',
+    ],
+    ["I can't get enough of K-dramas.", "User can't get enough of K-dramas [user|likes|K-dramas]"],
+    [
+      "I'm really into sourdough baking.",
+      'User is into sourdough baking [user|hobby|sourdough baking]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(engineFacts(text, expected.includes('|hobby|') ? 'hobby' : 'likes')).toEqual([expected]);
+  });
+
+  it.each([
+    'are you into bouldering?',
+    'If I were obsessed with anime I would say so.',
+    "I can't get enough sleep.",
+    "I'm a huge fan of your work.",
+    'recommend a Korean drama for someone obsessed with Ghibli',
+    'const x = "I am obsessed with Rust"; // why does this fail?',
+  ])('the engine states no like of the user from %j', (text) => {
+    expect(
+      extractFacts(text, { at: SAID_AT, words }).filter(
+        (f) => (f.relation === 'likes' || f.relation === 'hobby') && f.subject === 'user',
+      ),
+    ).toEqual([]);
+  });
+
+  it("another person's obsession is theirs", () => {
+    expect(engineFacts('my brother is obsessed with anime', 'likes')).toEqual([
+      "User's brother is obsessed with anime [user's brother|likes|anime]",
+    ]);
+  });
+});
+
+describe('dislikes: not a fan, not into', () => {
+  it.each([
+    ["I'm not a fan of jazz.", "User isn't a fan of jazz [user|dislikes|jazz]"],
+    ["I'm really not into horror.", "User isn't into horror [user|dislikes|horror]"],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(dislikes, text))).toEqual([expected]);
+  });
+});
+
+describe('tasteFragment', () => {
+  it.each([
+    ['not a fan of jazz', "User isn't a fan of jazz [user|dislikes|jazz]"],
+    ['big into trail running these days', 'User is into trail running [user|hobby|trail running]'],
+    ['honestly huge fan of Ghibli', 'User is a fan of Ghibli [user|likes|Ghibli]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(tasteFragment, text))).toEqual([expected]);
+  });
+
+  it.each([
+    'my brother is a huge fan of anime',
+    'not a fan of it',
+    'a fan of jazz?',
+    'into the woods',
+  ])('nothing from %j in the engine', (text) => {
+    expect(extractFacts(text, { at: SAID_AT, words }).filter((f) => f.subject === 'user')).toEqual(
+      [],
+    );
+  });
+});
+
+describe('tasteJudged', () => {
+  it.each([
+    [
+      'ugh no cilantro please, it tastes like soap to me.',
+      'User dislikes cilantro (tastes like soap) [user|dislikes|cilantro]',
+    ],
+    ['mushrooms are gross to me', 'User dislikes mushrooms (gross) [user|dislikes|mushrooms]'],
+    [
+      'Olives are absolutely disgusting.',
+      'User dislikes Olives (disgusting) [user|dislikes|Olives]',
+    ],
+    [
+      'coriander tastes like feet to me',
+      'User dislikes coriander (tastes like feet) [user|dislikes|coriander]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(tasteJudged, text)).toEqual([expected]);
+  });
+
+  it.each([
+    'the soup is gross',
+    'mushrooms are gross to him',
+    'it tastes like chicken to me',
+    'cilantro tastes like chicken to me',
+    "mushrooms aren't gross",
+    'that was gross',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(tasteJudged, text)).toEqual([]);
+  });
+
+  it('the engine reads no taste from a question', () => {
+    expect(engineFacts('are mushrooms gross?', 'dislikes')).toEqual([]);
   });
 });

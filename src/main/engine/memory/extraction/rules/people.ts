@@ -5,9 +5,24 @@ import { objectTokens, type Clause } from '../clause.ts';
 import { userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { personRelationByMeaning } from '../meaning.ts';
 import { relativeAge } from './identity.ts';
-import { article, indexOfWord, joinTokens, nounPhrase, properName } from '../phrases.ts';
+import {
+  afterListJoin,
+  article,
+  indexOfWord,
+  joinTokens,
+  nounPhrase,
+  properName,
+} from '../phrases.ts';
 import { isSingleValued } from '../../../text/relations.ts';
-import { isChildByAge, isDrink, personNoun, singular, type PersonRelation } from '../vocabulary.ts';
+import type { Tok } from '../nlp.ts';
+import {
+  isChildByAge,
+  isDrink,
+  isStructureOfThings,
+  personNoun,
+  singular,
+  type PersonRelation,
+} from '../vocabulary.ts';
 
 /** "User's manager is Priya Raman" / "User has a sister named Ana" / "User has a beagle named Biscuit". */
 export function relationText(relation: Relation, noun: string, name: string): string {
@@ -17,35 +32,70 @@ export function relationText(relation: Relation, noun: string, name: string): st
   return `User has ${article(noun)} ${noun} named ${name}`;
 }
 
+/** One fact per person: "my brothers, Declan and Ruairi" → a brother named Declan, one named Ruairi. */
 function relationFact(relation: PersonRelation, noun: string, name: string): TypedFact[] {
-  return userFact(relation, name, relationText(relation, noun, name), {
+  const one = singular(noun);
+  return userFact(relation, name, relationText(relation, one, name), {
     salience: relation === 'pet' || relation === 'partner' || relation === 'child' ? 0.8 : 0.75,
   });
 }
 
-/** "My sister Ana lives in Rome", "our dog, Rex, ...": the name given with the relation. */
+/**
+ * "My sister Ana lives in Rome", "our dog, Rex, ...", "my sisters, Ana and Bea, are visiting":
+ * the name given with the relation, whatever the clause goes on to say.
+ */
 export function relativeNamed(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'relative' || !c.subject.name) return [];
-  return relationFact(c.subject.relation, c.subject.noun, c.subject.name).map((f) => ({
-    ...f,
-    timeless: true,
-  }));
+  const { relation, noun, name } = c.subject;
+  // "my child process keeps dying" (a lower-case writer's word read as a name).
+  if (isStructureOfThings(noun, name.toLowerCase())) return [];
+  // A plural noun names everyone listed, also past the clause ("my kids Sam and Leo are ...").
+  const names = isPlural(noun) ? [name, ...namesContinued(c)] : [name];
+  return names.flatMap((n) =>
+    relationFact(relation, noun, n).map((f) => ({ ...f, timeless: true })),
+  );
 }
 
-/** "My manager is Priya Raman", "my dog is called Rex", "my wife's name is Lucia". */
+/**
+ * "My manager is Priya Raman", "my dog is called Rex", "my wife's name is Lucia", "my older
+ * brothers are Declan and Ruairi".
+ */
 export function relativeIs(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'relative' || c.subject.name) return [];
   // "is called Pepper" reads as the passive of "call"; "is Priya Raman" as a copula.
-  const naming = c.verb === 'call' || c.verb === 'name';
+  let naming = c.verb === 'call' || c.verb === 'name';
   if (c.verb !== 'be' && !naming) return [];
   const rest = objectTokens(c);
   let i = 0;
   if (!naming && (rest[0]?.norm === 'called' || rest[0]?.norm === 'named')) i = 1;
+  // "my mum's name is Carol": the verb read is the "'s" of the possessive.
+  if (!naming && rest[0]?.norm === 'name' && BE_NAMED.has(rest[1]?.norm ?? '')) {
+    i = 2;
+    naming = true;
+  }
   const name = properName(rest, i);
   if (!name) return [];
   // "My sister is Canadian": a single capitalised adjective is not a name.
   if (i === 0 && !naming && rest[0]!.pos === 'ADJ') return [];
-  return relationFact(c.subject.relation, c.subject.noun, name.text);
+  // "My kids are Real Madrid fans": capitalised words before a noun describe it.
+  if (describesNoun(rest, name.end)) return [];
+  const { relation, noun } = c.subject;
+  if (!isPlural(noun)) return relationFact(relation, noun, name.text);
+  // "My parents are Irish": a plural noun is named by a list, one word describes them.
+  const names = listedNames(rest, i).names;
+  return names.length > 1 ? names.flatMap((n) => relationFact(relation, noun, n)) : [];
+}
+
+const BE_NAMED = new Set(['is', 'was', "'s"]);
+
+function isPlural(noun: string): boolean {
+  return singular(noun) !== noun.toLowerCase();
+}
+
+/** Whether the token at `i` is a common noun the capitalised words before it describe. */
+function describesNoun(toks: readonly Tok[], i: number): boolean {
+  const t = toks[i];
+  return t !== undefined && t.pos === 'NOUN' && /^\p{Ll}/u.test(t.text);
 }
 
 /** "Priya is my manager", "Sam is my best friend". */
@@ -62,29 +112,51 @@ export function namedIsMy(c: Clause): TypedFact[] {
   return relationFact(relation, personNoun(two) ? two : singular(words.at(-1)!), c.subject.name);
 }
 
-/** "I have a sister", "I have two kids, Ana and Leo", "I've got a brother named Sam". */
+/**
+ * "I have a sister", "I have two kids, Ana and Leo", "I've got a brother named Sam", "I have a
+ * brother named Tom and a sister called Ana", "three kids: Sam, Ava and Leo".
+ */
 export function haveRelative(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'user' || (c.verb !== 'have' && c.verb !== 'get')) return [];
-  const rest = objectTokens(c);
-  const np = nounPhrase(rest, rest[0]?.norm === 'got' ? 1 : 0);
-  if (!np || np.none) return [];
-  const head = np.head;
-  const relation = personNoun(head);
-  // "I have yerba mate in the mornings": a drink, not a friend.
-  if (!relation || relation === 'pet' || isDrink(np.text)) return [];
-  const noun = singular(head);
-  const ages = new Map<string, number>();
-  const names = namesAfter(rest, np.end, ages);
-  if (names.length) {
-    return names.flatMap((n) => [
-      ...relationFact(relation, noun, n),
+  const rest = sentenceAfter(c, c.verbAt);
+  const out: TypedFact[] = [];
+  let from = rest[0]?.norm === 'got' ? 1 : 0;
+  while (from >= 0) {
+    const np = nounPhrase(rest, from);
+    if (!np || np.none) break;
+    const head = np.head;
+    const relation = personNoun(head);
+    // "I have yerba mate in the mornings": a drink, not a friend.
+    if (!relation || relation === 'pet' || isDrink(np.text)) break;
+    const noun = singular(head);
+    const ages = new Map<string, number>();
+    const named = namesAfter(rest, np.end, ages);
+    if (named.names.length === 0) {
+      const said = joinTokens(rest.slice(out.length ? from : 0, np.end));
+      out.push(...userFact(relation, np.text, `User has ${said}`, { salience: 0.7 }));
+    }
+    for (const n of named.names) {
+      out.push(...relationFact(relation, noun, n));
       // "two kids, Ama who is 7 and Kwesi who is 4"
-      ...(ages.has(n) ? relativeAge(noun, n, ages.get(n)!) : []),
-    ]);
+      if (ages.has(n)) out.push(...relativeAge(noun, n, ages.get(n)!));
+    }
+    // "a brother named Tom and a sister called Ana", "a sister and two brothers".
+    const next = afterListJoin(rest, named.end);
+    from = next > named.end ? next : -1;
   }
-  return userFact(relation, np.text, `User has ${joinTokens(rest.slice(0, np.end))}`, {
-    salience: 0.7,
-  });
+  return out;
+}
+
+/** The sentence's tokens after the clause's token `i`: a list of names may run past the clause. */
+function sentenceAfter(c: Clause, i: number): Tok[] {
+  const start = c.sentence.toks.indexOf(c.toks[0]!);
+  return start < 0 ? c.toks.slice(i + 1) : c.sentence.toks.slice(start + i + 1);
+}
+
+/** Names read from a list, and the index just after the last of them. */
+export interface NameList {
+  names: string[];
+  end: number;
 }
 
 /**
@@ -92,18 +164,28 @@ export function haveRelative(c: Clause): TypedFact[] {
  * Kwesi who is 4" (with `ages`, each age said after a name is kept there).
  */
 export function namesAfter(
-  rest: ReturnType<typeof objectTokens>,
+  rest: readonly Tok[],
   from: number,
   ages?: Map<string, number>,
-): string[] {
+): NameList {
+  const lead = rest[from]?.norm;
+  // "three kids: Sam, Ava and Leo"
+  if (lead !== 'named' && lead !== 'called' && lead !== ',' && lead !== ':') {
+    return { names: [], end: from };
+  }
+  const list = listedNames(rest, from + 1, ages);
+  return list.names.length ? list : { names: [], end: from };
+}
+
+/** "Ana, Bea and Leo" from `from`: names joined by commas and "and", with ages said after them. */
+function listedNames(rest: readonly Tok[], from: number, ages?: Map<string, number>): NameList {
   let i = from;
-  if (rest[i]?.norm === 'named' || rest[i]?.norm === 'called' || rest[i]?.norm === ',') i++;
-  else return [];
-  const out: string[] = [];
+  let end = from;
+  const names: string[] = [];
   for (;;) {
     const n = properName(rest, i);
     if (!n) break;
-    out.push(n.text);
+    names.push(n.text);
     i = n.end;
     // "who is 7", "who's 4", "(7)"
     const who = rest[i]?.norm === 'who' && ['is', "'s"].includes(rest[i + 1]?.norm ?? '');
@@ -112,11 +194,23 @@ export function namesAfter(
       ages?.set(n.text, Number(said.norm));
       i += who ? 3 : rest[i + 2]?.norm === ')' ? 3 : 2;
     }
+    end = i;
     if (rest[i]?.norm === ',') i++;
     if (rest[i]?.norm === 'and') i++;
-    if (i === n.end) break;
+    if (i === end) break;
   }
-  return out;
+  return { names, end };
+}
+
+/**
+ * The names listed after a relative's name in the rest of the sentence: "my sisters, Ana and
+ * Bea, are ..." (the clause ends after "Ana" when "and Bea are" opens another one).
+ */
+function namesContinued(c: Clause): string[] {
+  const rest = sentenceAfter(c, c.subjectEnd - 1);
+  // The subject may end with the comma that closes "my kids, Sam, Ava and Leo, ...".
+  const joined = c.toks[c.subjectEnd - 1]?.norm === ',' || afterListJoin(rest, 0) > 0;
+  return joined ? listedNames(rest, afterListJoin(rest, 0)).names : [];
 }
 
 /** "I'm married to Sam", "I got engaged to Alex". */
@@ -142,22 +236,58 @@ export function married(c: Clause): TypedFact[] {
  * they are mentioned, not only as the subject.
  */
 export function relativeMentioned(c: Clause): TypedFact[] {
+  return relativesApposed(c.toks, Math.max(c.subjectEnd, 0));
+}
+
+/** Verbs that give a name rather than use one ("should we name our son Leo?"). */
+const NAMING_VERBS = new Set(['name', 'rename', 'nickname', 'christen']);
+
+/**
+ * "What should I get my brother Tom for his birthday?", "if my son Leo doesn't nap ...",
+ * "write a bedtime story for my daughter Ines": a relative named in apposition is the user's
+ * whatever the clause asks, supposes or requests. Not a name being chosen ("should we name
+ * our son Leo?", "what if I called my cat Miso?"): children and pets are the ones given names.
+ */
+export function relativeTakenForGranted(c: Clause): TypedFact[] {
+  return relativesApposed(c.toks, 0, (at, relation) => {
+    const before = c.toks[at - 1];
+    if (before === undefined) return true;
+    if (NAMING_VERBS.has(before.lemma)) return false;
+    return before.lemma !== 'call' || (relation !== 'child' && relation !== 'pet');
+  });
+}
+
+/**
+ * Every "my/our <up to three words ending in a relation noun> <Name>" from `from`, where
+ * `accept` (given the index of "my"/"our" and the relation) allows it.
+ */
+function relativesApposed(
+  toks: readonly Tok[],
+  from: number,
+  accept: (at: number, relation: PersonRelation) => boolean = () => true,
+): TypedFact[] {
   const out: TypedFact[] = [];
-  for (let i = Math.max(c.subjectEnd, 0); i < c.toks.length; i++) {
-    const t = c.toks[i]!;
+  for (let i = from; i < toks.length; i++) {
+    const t = toks[i]!;
     if (t.norm !== 'my' && t.norm !== 'our') continue;
     // up to three words ending in a relation noun, then a name
-    for (let end = i + 1; end <= Math.min(c.toks.length - 1, i + 3); end++) {
-      const w = c.toks[end]!;
+    for (let end = i + 1; end <= Math.min(toks.length - 1, i + 3); end++) {
+      const w = toks[end]!;
       if (w.pos !== 'NOUN' && w.pos !== 'ADJ') break;
-      const words = c.toks.slice(i + 1, end + 1).map((x) => x.norm);
+      const words = toks.slice(i + 1, end + 1).map((x) => x.norm);
       const two = words.slice(-2).join(' ');
       const relation = personNoun(two) ?? personNoun(w.norm);
       if (!relation) continue;
-      const name = properName(c.toks, end + 1);
-      if (!name || c.toks[end + 1]!.ent !== null) break;
-      const noun = personNoun(two) ? two : singular(w.norm);
-      out.push(...relationFact(relation, noun, name.text).map((f) => ({ ...f, timeless: true })));
+      const name = properName(toks, end + 1);
+      if (!name || toks[end + 1]!.ent !== null || !accept(i, relation)) break;
+      // "my parent App component", "my child process": a family word describing a thing.
+      const after = toks[name.end]?.norm ?? '';
+      if (isStructureOfThings(w.norm, name.head) || isStructureOfThings(w.norm, after)) break;
+      const noun = personNoun(two) ? two : w.norm;
+      const names = isPlural(noun) ? listedNames(toks, end + 1).names : [name.text];
+      for (const n of names) {
+        out.push(...relationFact(relation, noun, n).map((f) => ({ ...f, timeless: true })));
+      }
       break;
     }
   }
@@ -172,6 +302,9 @@ export function relativeMentioned(c: Clause): TypedFact[] {
 export function roleNamed(c: Clause, ctx: RuleContext): TypedFact[] {
   if (c.subject.kind !== 'possession' || !c.subject.name) return [];
   const { noun, name } = c.subject;
+  // "my parent component App", "our sister company Acme": things, not people.
+  const words = noun.split(' ');
+  if (words.length > 1 && isStructureOfThings(words.at(-2)!, words.at(-1)!)) return [];
   const relation = ctx.words ? personRelationByMeaning(ctx.words, noun) : null;
   return userFact(relation, name, `User's ${noun} is ${name}`, {
     salience: 0.7,

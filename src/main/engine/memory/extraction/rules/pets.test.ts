@@ -17,6 +17,22 @@ describe('petOwned', () => {
     ],
     ['Brought home a kitten today!', ['User brought home a kitten [user|pet|kitten]']],
     ["We've got chickens now.", ['User has a chicken [user|pet|chicken]']],
+    [
+      'We have a dog called Rex and a cat called Tom.',
+      ['User has a dog named Rex [user|pet|Rex]', 'User has a cat named Tom [user|pet|Tom]'],
+    ],
+    [
+      'I have two cats, Miso and Tofu, and a dog named Rex.',
+      [
+        'User has a cat named Miso [user|pet|Miso]',
+        'User has a cat named Tofu [user|pet|Tofu]',
+        'User has a dog named Rex [user|pet|Rex]',
+      ],
+    ],
+    [
+      'I have a brother named Tom and a dog named Rex.',
+      ['User has a dog named Rex [user|pet|Rex]'],
+    ],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(petOwned, sentence))).toEqual(expected);
   });

@@ -43,6 +43,51 @@ describe('livesIn', () => {
     expect(applyRule(livesIn, sentence)).toEqual([]);
   });
 
+  it.each([
+    [
+      'we live just outside tucson so summer is basically five months of living inside an oven',
+      'User lives near Tucson [user|lives_in|Tucson]',
+    ],
+    ['I live right by Leeds.', 'User lives near Leeds [user|lives_in|Leeds]'],
+    ['we live close to york', 'User lives near York [user|lives_in|York]'],
+    ['i live near new york city', 'User lives near New York [user|lives_in|New York]'],
+    [
+      "I'm based just outside of Manchester.",
+      'User lives near Manchester [user|lives_in|Manchester]',
+    ],
+    [
+      'my brother lives in glasgow',
+      "User's brother lives in Glasgow [user's brother|lives_in|Glasgow]",
+    ],
+  ])('a place near home, or in lower case: %j', (sentence, expected) => {
+    expect(withMeaning(livesIn, sentence)).toEqual([expected]);
+  });
+
+  it.each([
+    'I live near the office.',
+    'we live in the suburbs',
+    'I live by the rule that mornings are sacred.',
+    'I live for the weekend.',
+  ])('no place from %j', (sentence) => {
+    expect(withMeaning(livesIn, sentence)).toEqual([]);
+  });
+
+  it('a date ahead in the clause is not when the home began', () => {
+    const [fact] = extractFacts('we live just outside tucson so summer is basically an oven', {
+      at: SAID_AT,
+      words,
+    });
+    expect(fact).toMatchObject({ relation: 'lives_in', object: 'Tucson', validFrom: null });
+  });
+
+  it.each([
+    'where do you live?',
+    'Do you live near Leeds?',
+    'If we lived near Leeds we would walk.',
+  ])('nothing from the question or supposition %j', (sentence) => {
+    expect(extractFacts(sentence, { at: SAID_AT, words })).toEqual([]);
+  });
+
   it('is an identity fact for the user, not for a relative', () => {
     expect(applyRule(livesIn, 'I live in Ghent.')[0]?.identity).toBe(true);
     expect(applyRule(livesIn, 'My dad lives in Ghent.')[0]?.identity).toBe(false);
@@ -92,11 +137,65 @@ describe('movedTo', () => {
   });
 
   it.each([
+    [
+      'Just relocated from Bristol to Edinburgh for the new role, still getting used to all the hills.',
+      [
+        'User used to live in Bristol [user|lives_in|Bristol|ended]',
+        'User moved to Edinburgh [user|lives_in|Edinburgh]',
+      ],
+    ],
+    [
+      'moved out of london to brighton in may',
+      [
+        'User used to live in London [user|lives_in|London|ended]',
+        'User moved to Brighton [user|lives_in|Brighton]',
+      ],
+    ],
+    ['We moved back to Glasgow.', ['User moved to Glasgow [user|lives_in|Glasgow]']],
+    ['we moved just outside leeds', ['User moved near Leeds [user|lives_in|Leeds]']],
+    [
+      'Moved here from Bristol last year.',
+      ['User used to live in Bristol [user|lives_in|Bristol|ended]'],
+    ],
+    [
+      'My sister just relocated to Leeds.',
+      ["User's sister moved to Leeds [user's sister|lives_in|Leeds]"],
+    ],
+    [
+      'my sister just relocated from leeds to york',
+      [
+        "User's sister used to live in Leeds [user's sister|lives_in|Leeds|ended]",
+        "User's sister moved to York [user's sister|lives_in|York]",
+      ],
+    ],
+  ])('from one home to another: %j', (sentence, expected) => {
+    expect(withMeaning(movedTo, sentence)).toEqual(expected);
+  });
+
+  it('a sister who relocated is the sister, not the user', () => {
+    const facts = extractFacts('My sister just relocated to Leeds.', { at: SAID_AT, words });
+    expect(facts.map((f) => f.subject)).toEqual(["user's sister"]);
+    expect(facts[0]?.identity).toBe(false);
+  });
+
+  it.each([
     'We no longer use Jenkins; we moved to GitHub Actions.',
     'I moved the meeting to Friday.',
     'Tom moved to Rome.',
+    'I moved from marketing to sales.',
+    'we moved off Trello onto Asana',
   ])('nothing from %j', (sentence) => {
     expect(applyRule(movedTo, sentence)).toEqual([]);
+    expect(withMeaning(movedTo, sentence)).toEqual([]);
+  });
+
+  it.each([
+    'did you move to Leeds?',
+    'if we moved to Leeds we would be closer to my mum',
+    'Tom said he relocated from Bristol to Leeds.',
+  ])('nothing from the question, supposition or report %j', (sentence) => {
+    const facts = extractFacts(sentence, { at: SAID_AT, words });
+    expect(facts.filter((f) => f.relation === 'lives_in')).toEqual([]);
   });
 });
 

@@ -4,60 +4,203 @@ import { clauseDate, endOf } from '../dates.ts';
 import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { placeByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
-import { placeName, type Phrase } from '../phrases.ts';
+import { joinTokens, placeName, type Phrase } from '../phrases.ts';
 import { isHomeNoun } from '../vocabulary.ts';
+
+/** Words that say a home is by a place rather than in it: "near", "(just) outside (of)", "by". */
+const NEAR = new Set(['near', 'outside', 'by', 'around']);
+/** Particles a verb of moving may carry before its place: "moved back to", "moved out to". */
+const MOVE_PARTICLES = new Set(['here', 'back', 'out', 'over', 'up', 'down', 'away']);
+
+/** A word a lower-case writer may have meant as (part of) a name: letters only, a noun or adjective. */
+function uncasedWord(t: Tok | undefined): t is Tok {
+  return (
+    t !== undefined &&
+    (t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ') &&
+    t.ent === null &&
+    /^\p{Ll}[\p{Ll}'-]+$/u.test(t.text)
+  );
+}
+
+/**
+ * A place at `from`: capitalised words (phrases.ts placeName), or, for a writer who left it in
+ * lower case after a word the truecasing does not read ("just outside tucson", "near new
+ * york"), up to three lower-case words of which the last is a place by word meaning.
+ */
+function placeAt(toks: readonly Tok[], from: number, words: RuleContext['words']): Phrase | null {
+  const named = placeName(toks, from);
+  if (named || !words) return named;
+  let end = from;
+  while (end < from + 3 && uncasedWord(toks[end])) end++;
+  while (end > from && !placeByMeaning(words, toks[end - 1]!.norm)) end--;
+  if (end === from) return null;
+  const parts = toks
+    .slice(from, end)
+    .map((t) => ({ ...t, text: t.text.charAt(0).toUpperCase() + t.text.slice(1) }));
+  return {
+    text: joinTokens(parts),
+    head: parts.at(-1)!.norm,
+    end,
+    proper: true,
+    none: false,
+    countable: true,
+  };
+}
+
+interface PlaceAfter {
+  place: Phrase;
+  /** The preposition before it ("in", "near", "to"; "close" for "close to"). */
+  preposition: string;
+}
+
+/**
+ * The place after one of `prepositions` right after the verb ("live in Lisbon", "live just
+ * outside of Tucson", "live right by Leeds", "live close to York"), or null.
+ */
+function placeWithPreposition(
+  c: Clause,
+  prepositions: readonly string[],
+  words: RuleContext['words'] = null,
+  from = 0,
+): PlaceAfter | null {
+  const rest = objectTokens(c);
+  let i = from;
+  while (
+    rest[i] &&
+    !prepositions.includes(rest[i]!.norm) &&
+    (rest[i]!.pos === 'ADV' || MOVE_PARTICLES.has(rest[i]!.norm))
+  )
+    i++;
+  let preposition = rest[i]?.norm;
+  if (preposition === 'close' && rest[i + 1]?.norm === 'to' && prepositions.includes('near')) {
+    i++;
+  } else if (!preposition || !prepositions.includes(preposition)) {
+    return null;
+  }
+  // "just outside of Tucson"
+  if (preposition === 'outside' && rest[i + 1]?.norm === 'of') i++;
+  const place = placeAt(rest, i + 1, words);
+  if (!place) return null;
+  // "by Friday", "around March": a time, not a place.
+  const ent = rest[i + 1]?.ent;
+  if (preposition !== 'in' && preposition !== 'to' && (ent === 'DATE' || ent === 'TIME'))
+    return null;
+  if (preposition === 'close') preposition = 'near';
+  return { place, preposition };
+}
 
 /** The place after `preposition` right after the verb ("live in Lisbon"), or null. */
 function placeAfter(c: Clause, prepositions: readonly string[]): string | null {
-  const rest = objectTokens(c);
-  let i = 0;
-  while (
-    rest[i] &&
-    (rest[i]!.pos === 'ADV' || rest[i]!.norm === 'here' || rest[i]!.norm === 'back')
-  )
-    i++;
-  if (!rest[i] || !prepositions.includes(rest[i]!.norm)) return null;
-  return placeName(rest, i + 1)?.text ?? null;
+  return placeWithPreposition(c, prepositions)?.place.text ?? null;
 }
 
-/** "I live in Lisbon", "I'm based in Austin, Texas", "my sister lives in Rome". */
-export function livesIn(c: Clause): TypedFact[] {
+/**
+ * "I live in Lisbon", "I'm based in Austin, Texas", "my sister lives in Rome", "we live just
+ * outside tucson": a home near a place is stored as that place.
+ */
+export function livesIn(c: Clause, ctx?: RuleContext): TypedFact[] {
   if (c.verb !== 'live' && c.verb !== 'base' && c.verb !== 'stay') return [];
   if (c.verb === 'stay' && !c.progressive) return [];
-  const place = placeAfter(c, ['in', 'near', 'outside']);
-  if (!place) return [];
+  const found = placeWithPreposition(c, ['in', ...NEAR], ctx?.words ?? null);
+  if (!found) return [];
+  const place = found.place.text;
   // "I lived in Berlin for years": a home that ended.
   const past = c.past && !c.progressive;
-  return factAbout(c, 'lives_in', place, `${past ? 'lived' : 'lives'} in ${place}`, {
+  const where = found.preposition === 'in' ? 'in' : 'near';
+  const facts = factAbout(c, 'lives_in', place, `${past ? 'lived' : 'lives'} ${where} ${place}`, {
     identity: !past && c.subject.kind === 'user',
     ended: past,
     salience: 0.85,
   });
+  // "we live just outside tucson so summer is ...": a date ahead is not when a home began.
+  const dateAhead = !past && !c.ended && ctx !== undefined && isAhead(c, ctx.at);
+  return dateAhead ? facts.map((f) => ({ ...f, timeless: true })) : facts;
 }
 
-/** "I moved to Lisbon in March", "we relocated to Porto", "we're moving to Oslo next month". */
+/** Where a move went, and where it left when the clause says ("from Bristol to Edinburgh"). */
+interface Move {
+  to: PlaceAfter | null;
+  from: Phrase | null;
+}
+
+/**
+ * "moved to Leeds", "relocated from Bristol to Edinburgh", "moved back out to Perth", "moved
+ * just outside Tucson", "moved here from Bristol"; null when the clause names no place.
+ */
+function readMove(c: Clause, words: RuleContext['words']): Move | null {
+  const rest = objectTokens(c);
+  let i = 0;
+  const outOf = (k: number) => rest[k]?.norm === 'out' && rest[k + 1]?.norm === 'of';
+  while (rest[i] && !outOf(i) && (rest[i]!.pos === 'ADV' || MOVE_PARTICLES.has(rest[i]!.norm))) i++;
+  if (rest[i]?.norm === 'from' || (rest[i]?.norm === 'out' && rest[i + 1]?.norm === 'of')) {
+    const at = rest[i]!.norm === 'from' ? i + 1 : i + 2;
+    const from = placeAt(rest, at, words);
+    if (!from) return null;
+    const to = placeWithPreposition(c, ['to', 'near', 'outside'], words, from.end);
+    // "moved here from Bristol": where the move left, by word meaning ("from marketing" is not).
+    if (!to && !placeByWords(from, words)) return null;
+    return { to, from };
+  }
+  const to = placeWithPreposition(c, ['to', 'near', 'outside'], words);
+  return to ? { to, from: null } : null;
+}
+
+/**
+ * "I moved to Lisbon in March", "we relocated to Porto", "we're moving to Oslo next month",
+ * "just relocated from Bristol to Edinburgh" (Bristol was home), "my sister moved to Leeds".
+ */
 export function movedTo(c: Clause, ctx?: RuleContext): TypedFact[] {
   const settling = c.verb === 'settle';
   if (!['move', 'relocate', 'emigrate'].includes(c.verb) && !settling) return [];
   // "we moved to GitHub Actions": a change of tool, not of home (switched handles it).
-  if (c.sentence.toks.some((t) => t.lemma === 'use' || t.lemma === 'migrate')) return [];
+  if (speaksOfTools(c)) return [];
+  const words = ctx?.words ?? null;
   // "settling into Austin", "settled in Leeds": a new home being made.
-  const place = placeAfter(c, settling ? ['in', 'into'] : ['to']);
-  if (!place) return [];
+  const move = settling
+    ? { to: placeWithPreposition(c, ['in', 'into'], words), from: null }
+    : readMove(c, words);
+  if (!move) return [];
   // "since moving to Porto we walk everywhere": a move that happened.
   const since = c.toks[c.verbAt - 1]?.norm === 'since';
   // "We move to Porto in March": the simple present with a date ahead is a move scheduled.
   const scheduled = !c.past && !c.perfect && ctx !== undefined && isAhead(c, ctx.at);
-  if (!since && (c.future || scheduled || (c.progressive && !c.past && !settling))) {
-    // Plans are the user's own (a friend's move is news, not a lasting fact).
-    if (c.subject.kind !== 'user') return [];
-    return factAbout(c, 'plans', `move to ${place}`, `is moving to ${place}`, { plan: true });
+  const ahead = !since && (c.future || scheduled || (c.progressive && !c.past && !settling));
+  // Plans are the user's own (a friend's move is news, not a lasting fact).
+  if (ahead && c.subject.kind !== 'user') return [];
+  const out: TypedFact[] = [];
+  const left = move.from?.text;
+  if (left && !ahead) {
+    // The home the move left: history (a later fact of the same relation supersedes it anyway).
+    out.push(
+      ...factAbout(c, 'lives_in', left, `used to live in ${left}`, { ended: true, salience: 0.6 }),
+    );
   }
-  const text = settling ? `is settling into ${place}` : `moved to ${place}`;
-  return factAbout(c, 'lives_in', place, settling && c.past ? `settled in ${place}` : text, {
-    identity: c.subject.kind === 'user',
-    salience: 0.85,
-  });
+  if (!move.to) return out;
+  const place = move.to.place.text;
+  const near = move.to.preposition === 'near' || move.to.preposition === 'outside';
+  const where = near ? `near ${place}` : `to ${place}`;
+  if (ahead) {
+    return factAbout(c, 'plans', `move to ${place}`, `is moving ${where}`, { plan: true });
+  }
+  const text = settling ? `is settling into ${place}` : `moved ${where}`;
+  out.push(
+    ...factAbout(c, 'lives_in', place, settling && c.past ? `settled in ${place}` : text, {
+      identity: c.subject.kind === 'user',
+      salience: 0.85,
+    }),
+  );
+  return out;
+}
+
+/**
+ * The sentence speaks of using or migrating things ("we use it for CI", "we migrated"), not of
+ * being used to something ("still getting used to the hills").
+ */
+function speaksOfTools(c: Clause): boolean {
+  const toks = c.sentence.toks;
+  return toks.some(
+    (t, k) => t.lemma === 'migrate' || (t.lemma === 'use' && toks[k + 1]?.norm !== 'to'),
+  );
 }
 
 /** The clause names a day, month or year that has not ended at `at`, the time of the message. */

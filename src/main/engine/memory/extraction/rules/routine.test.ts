@@ -1,6 +1,25 @@
-import { describe, expect, it } from 'vitest';
-import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
-import { commute, drink, schedule, vehicle } from './routine.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
+import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
+import { clausesOf } from '../clause.ts';
+import { extractFacts } from '../extract.ts';
+import type { Rule } from '../fact.ts';
+import { analyse } from '../nlp.ts';
+import { commute, drink, schedule, vehicle, vehicleMentioned } from './routine.ts';
+
+let words: WordVectors;
+beforeAll(async () => {
+  words = loadWordVectors(await ensureWordVectorAsset());
+});
+
+/** A rule that needs word meaning, over every clause of a text. */
+const withMeaning = (rule: Rule, text: string) =>
+  brief(
+    analyse(text)
+      .flatMap((s) => clausesOf(s))
+      .flatMap((c) => rule(c, { at: SAID_AT, greeted: false, words })),
+  );
 
 describe('drink', () => {
   it.each([
@@ -140,5 +159,93 @@ describe('schedule: a "go" that leaves its activity to the clause before', () =>
     ['I go twice a week after work.', []],
   ])('%j', (sentence, expected) => {
     expect(applyRule(schedule, sentence).map((f) => f.text)).toEqual(expected);
+  });
+});
+
+describe("vehicle: by make, a year, and the user's own", () => {
+  it.each([
+    ['I drive an old subaru.', 'User drives a Subaru [user|vehicle|Subaru]'],
+    ['We just bought a Tesla Model 3.', 'User has a Tesla Model 3 [user|vehicle|Tesla Model 3]'],
+    ["my car's a 2012 Civic", 'User drives a 2012 Civic [user|vehicle|Civic]'],
+    [
+      'I ride my e-bike in every day, even when it rains.',
+      'User rides an e-bike [user|vehicle|e-bike]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(vehicle, text)).toEqual([expected]);
+  });
+
+  it.each([
+    'Bought a used Yamaha keyboard.',
+    'I have an old model of it.',
+    'I bought a new laptop.',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(vehicle, text)).toEqual([]);
+  });
+});
+
+describe('vehicleMentioned', () => {
+  it.each([
+    [
+      'my old subaru outback needs new tires soon',
+      'User has a Subaru Outback [user|vehicle|Subaru Outback]',
+    ],
+    ["my Corolla's due a service", 'User has a Corolla [user|vehicle|Corolla]'],
+    ['took our trusty Yamaha out for a spin', 'User has a Yamaha [user|vehicle|Yamaha]'],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(vehicleMentioned, text)).toEqual([expected]);
+  });
+
+  it.each([
+    "my dad's corolla broke down",
+    'I sold my old subaru last year.',
+    'my car needs new tires',
+    'my model needs more training data',
+    'the Corolla is due a service',
+    'my Yamaha keyboard is out of tune',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(vehicleMentioned, text)).toEqual([]);
+  });
+
+  it.each([
+    'can you recommend a subaru dealer?',
+    'is my subaru worth fixing?',
+    'if my corolla breaks down again I will scream',
+  ])('the engine states no vehicle from %j', (text) => {
+    expect(
+      extractFacts(text, { at: SAID_AT, words }).filter((f) => f.relation === 'vehicle'),
+    ).toEqual([]);
+  });
+});
+
+describe('commute: "in" with no place after it', () => {
+  it.each([
+    [
+      'I ride my e-bike in every day, even when it rains.',
+      'User rides their e-bike to work [user|commute|e-bike]',
+    ],
+    ['I cycle in most days.', 'User cycles to work [user|commute|cycle]'],
+    ['I drive in on Mondays.', 'User drives to work [user|commute|drive]'],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(commute, text))).toEqual([expected]);
+  });
+
+  it.each([
+    'I drive in the rain a lot.',
+    'I cycled in yesterday.',
+    'I ride my bike in London.',
+    'She cycles in every day.',
+  ])('nothing from %j', (text) => {
+    expect(applyRule(commute, text)).toEqual([]);
+  });
+});
+
+describe('schedule: a clause that ends where the next one begins', () => {
+  it('leaves a dangling ", even" to the clause it belongs to', () => {
+    expect(
+      brief(applyRule(schedule, "I ride my e-bike in every day, even when it's chucking it down.")),
+    ).toEqual([
+      'User rides their e-bike in every day [user|schedule|rides their e-bike in every day]',
+    ]);
   });
 });

@@ -1,7 +1,16 @@
 // Everyday routine: usual drink, vehicles, commute, schedule constraints.
 import { objectTokens, type Clause } from '../clause.ts';
-import { factAbout, type TypedFact } from '../fact.ts';
-import { article, isActivity, joinTokens, nounPhrase, predicateText } from '../phrases.ts';
+import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
+import { vehicleByMeaning } from '../meaning.ts';
+import {
+  article,
+  isActivity,
+  joinTokens,
+  nounPhrase,
+  predicateText,
+  properName,
+  type Phrase,
+} from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
 import { isDrink, isVehicle, transportPhrase } from '../vocabulary.ts';
 
@@ -46,31 +55,125 @@ export function drink(c: Clause): TypedFact[] {
   return [];
 }
 
-/** "I drive a Honda Civic", "I bought a new bike", "my car is a Tesla". */
-export function vehicle(c: Clause): TypedFact[] {
+/** Verbs of having a vehicle: "I drive a Honda Civic", "we bought a van". */
+const VEHICLE_VERBS = new Set(['drive', 'ride', 'own', 'have', 'buy', 'get', 'lease']);
+
+/** A vehicle phrase as a fact writes it: without the user's "my" ("their e-bike" → "e-bike"). */
+function vehicleText(np: Phrase): string {
+  return np.text.replace(/^their /, '');
+}
+
+/**
+ * The vehicle a phrase names, as a fact writes it: a vehicle noun ("e-bike"), or from a make or
+ * model by meaning on ("old subaru outback" → "Subaru Outback"); null when it names none.
+ */
+function vehicleName(np: Phrase, ctx: RuleContext): string | null {
+  const text = vehicleText(np);
+  if (isVehicle(text)) return text;
+  const words = text.split(' ');
+  const make = ctx.words ? words.findIndex((w) => vehicleByMeaning(ctx.words!, w)) : -1;
+  if (make < 0 || !modelAfter(words.slice(make))) return null;
+  return capitalisedName(words.slice(make).join(' '));
+}
+
+/**
+ * Whether the words after a make are its model: capitalised or numbers as the make is ("Subaru
+ * Outback", "Tesla Model 3"), or anything when the writer wrote the make in lower case ("subaru
+ * outback"). "Yamaha keyboard" names a keyboard, not a vehicle.
+ */
+function modelAfter(words: readonly string[]): boolean {
+  if (!/^\p{Lu}/u.test(words[0] ?? '')) return true;
+  return words.slice(1).every((w) => /^[\p{Lu}\d]/u.test(w));
+}
+
+/** "I drive a Honda Civic", "I bought a new bike", "my car is a Tesla", "my car's a 2012 Civic". */
+export function vehicle(c: Clause, ctx: RuleContext): TypedFact[] {
   const rest = objectTokens(c);
-  if (['drive', 'ride', 'own', 'have', 'buy', 'get', 'lease'].includes(c.verb)) {
+  if (VEHICLE_VERBS.has(c.verb)) {
     const np = nounPhrase(rest, 0);
     if (!np || np.none) return [];
-    const explicit = (c.verb === 'drive' || c.verb === 'ride') && (np.proper || isVehicle(np.text));
-    if (!explicit && !isVehicle(np.text)) return [];
+    const explicit = (c.verb === 'drive' || c.verb === 'ride') && np.proper;
+    const what = explicit ? vehicleText(np) : vehicleName(np, ctx);
+    if (!what) return [];
     const verb = c.verb === 'drive' ? 'drives' : c.verb === 'ride' ? 'rides' : 'has';
-    return factAbout(c, 'vehicle', np.text, `${verb} ${article(np.text)} ${np.text}`, {
+    return factAbout(c, 'vehicle', what, `${verb} ${article(what)} ${what}`, {
       salience: 0.65,
     });
   }
   if (c.subject.kind === 'possession' && isVehicle(c.subject.noun) && c.verb === 'be') {
-    const np = nounPhrase(rest, 0);
+    // "a 2012 Civic": the model year before the name.
+    const article = rest[0]?.norm === 'a' || rest[0]?.norm === 'an' ? 1 : 0;
+    const year = rest[article]?.pos === 'NUM' && /^\d{4}$/.test(rest[article]!.text);
+    const np = properName(rest, year ? article + 1 : 0) ?? nounPhrase(rest, 0);
     if (!np || !np.proper) return [];
+    const what = year ? `${rest[article]!.text} ${np.text}` : np.text;
     return factAbout(
       { ...c, subject: { kind: 'user', plural: false } },
       'vehicle',
       np.text,
-      `drives ${article(np.text)} ${np.text}`,
+      `drives a ${what}`,
       {
         salience: 0.65,
       },
-    );
+      // "a 2012 Civic": the year is the model's, not when the statement holds from.
+    ).map((f) => (year ? { ...f, timeless: true } : f));
+  }
+  return [];
+}
+
+/** "Subaru Outback" for "subaru outback": a make and model a lower-case writer left uncapitalised. */
+function capitalisedName(text: string): string {
+  return text.replace(
+    /(^|\s)(\p{Ll})/gu,
+    (_m, space: string, letter: string) => `${space}${letter.toUpperCase()}`,
+  );
+}
+
+/** Verbs that part with a vehicle: "sold my Subaru" does not say the user has one. */
+const PARTING = new Set(['sell', 'scrap', 'trade', 'give', 'lose', 'total', 'crash', 'return']);
+
+/**
+ * "my old subaru outback needs new tires", "my Corolla's due a service": a vehicle of the
+ * user's named in passing, by its make or model (meaning.ts `vehicleByMeaning`) right after
+ * "my"/"our" and any adjectives ("old", "trusty"). Someone else's ("my dad's Corolla") is not.
+ */
+export function vehicleMentioned(c: Clause, ctx: RuleContext): TypedFact[] {
+  const words = ctx.words;
+  if (!words || c.negated || PARTING.has(c.verb)) return [];
+  // The vehicle rule reads "I drive my Subaru" itself.
+  if (c.subject.kind === 'user' && VEHICLE_VERBS.has(c.verb)) return [];
+  const toks = c.toks;
+  for (let i = 0; i < toks.length; i++) {
+    if (toks[i]!.norm !== 'my' && toks[i]!.norm !== 'our') continue;
+    // "my old subaru", "our trusty Yamaha": describing words before the make (wink tags some
+    // of them as nouns).
+    let j = i + 1;
+    while (
+      j - i <= 3 &&
+      (toks[j]?.pos === 'ADJ' || toks[j]?.pos === 'NOUN') &&
+      !vehicleByMeaning(words, toks[j]!.norm)
+    )
+      j++;
+    const make = toks[j];
+    // A make or model ("Subaru", "Corolla"); "my car" or "my bike" alone names none.
+    const named =
+      make !== undefined &&
+      (make.pos === 'NOUN' || make.pos === 'PROPN') &&
+      !isVehicle(make.norm) &&
+      vehicleByMeaning(words, make.norm);
+    if (!named) continue;
+    let end = j + 1;
+    while (
+      toks[end] &&
+      (toks[end]!.pos === 'PROPN' || toks[end]!.pos === 'NUM' || toks[end]!.pos === 'NOUN') &&
+      toks[end]!.ent !== 'DATE' &&
+      end - j < 3
+    )
+      end++;
+    const name = toks.slice(j, end).map((t) => t.text);
+    if (!modelAfter(name)) continue;
+    const what = capitalisedName(name.join(' '));
+    return userFact('vehicle', what, `User has ${article(what)} ${what}`, { salience: 0.6 });
   }
   return [];
 }
@@ -93,7 +196,31 @@ function toWorkplace(rest: readonly Tok[], from: number): boolean {
   return false;
 }
 
-/** "I bike to work", "I take the train to the office", "I commute by bus". */
+/**
+ * "I ride my e-bike in every day", "I cycle in most days", "I drive in": a way of travelling
+ * with "in" and no place after it is the way into work. Said in the present, as a habit.
+ */
+function cominginBy(c: Clause, rest: readonly Tok[]): { by: string; text: string } | null {
+  if (c.past || c.subject.kind !== 'user') return null;
+  const direct = transportPhrase(c.verb);
+  const np = c.verb === 'ride' || c.verb === 'drive' ? nounPhrase(rest, 0) : null;
+  const at = np ? np.end : 0;
+  if (rest[at]?.norm !== 'in') return null;
+  // "in London", "in the rain", "in my car": a place or a manner, not the way in.
+  const after = rest[at + 1];
+  if (after && (after.pos === 'DET' || after.pos === 'PROPN' || after.pos === 'PRON')) {
+    if (!RECURRING.has(after.norm) && after.norm !== 'most') return null;
+  }
+  if (after?.pos === 'NOUN' && after.ent === null && !RECURRING.has(after.norm)) return null;
+  if (np && isVehicle(np.text)) {
+    const verb = c.verb === 'drive' ? 'drives' : 'rides';
+    return { by: vehicleText(np), text: `${verb} ${np.text} to work` };
+  }
+  const how = direct ?? (c.verb === 'ride' ? 'rides' : null);
+  return how && !np ? { by: c.verb, text: `${how} to work` } : null;
+}
+
+/** "I bike to work", "I take the train to the office", "I commute by bus", "I cycle in". */
 export function commute(c: Clause): TypedFact[] {
   const rest = objectTokens(c);
   const direct = transportPhrase(c.verb);
@@ -107,6 +234,8 @@ export function commute(c: Clause): TypedFact[] {
       return factAbout(c, 'commute', np!.head, `${how} to work`, { salience: 0.6 });
     }
   }
+  const comesIn = cominginBy(c, rest);
+  if (comesIn) return factAbout(c, 'commute', comesIn.by, comesIn.text, { salience: 0.6 });
   if (c.verb === 'commute') {
     const by = rest.findIndex((t) => t.norm === 'by' || t.norm === 'on');
     const np = by >= 0 ? nounPhrase(rest, by + 1) : null;
@@ -204,6 +333,22 @@ function dailyRoutine(c: Clause): boolean {
   return clockTime(c.toks.slice(Math.max(0, c.verbAt)));
 }
 
+/**
+ * Where a clause's own words end: before a comma followed only by adverbs or connectors that
+ * belong to the next clause ("I ride in every day, even | when it rains").
+ */
+function danglingFrom(toks: readonly Tok[]): number {
+  let end = toks.length;
+  while (end > 0 && toks[end - 1]!.pos === 'PUNCT') end--;
+  let k = end;
+  while (
+    k > 0 &&
+    (toks[k - 1]!.pos === 'ADV' || toks[k - 1]!.pos === 'CCONJ' || toks[k - 1]!.pos === 'SCONJ')
+  )
+    k--;
+  return k < end && k > 0 && toks[k - 1]!.norm === ',' ? k - 1 : toks.length;
+}
+
 /** "I work from home on Mondays", "I can't do meetings before 10am", "I pick up my kids at 3 every day". */
 export function schedule(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'user' || c.verbAt < 0) return [];
@@ -217,7 +362,7 @@ export function schedule(c: Clause): TypedFact[] {
       )
   )
     return [];
-  let predicate = predicateText(c);
+  let predicate = predicateText(c, c.subjectEnd, danglingFrom(c.toks));
   if (predicate.split(' ').length < 3) return [];
   // "I've taken up bouldering, I go twice a week": a "go" with no place or activity of its own
   // goes to the activity named before it in the sentence; without one it says too little.

@@ -3,6 +3,7 @@ import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extrac
 import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
 import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
 import { clausesOf } from '../clause.ts';
+import { extractFacts } from '../extract.ts';
 import { analyse } from '../nlp.ts';
 import { techUse, toolIn } from './tech.ts';
 
@@ -56,6 +57,9 @@ describe('techUse', () => {
     ],
     ['Our API is built with FastAPI.', ['User uses FastAPI (API) [user|stack|FastAPI]']],
     ['my website runs on WordPress', ['User uses WordPress (website) [user|stack|WordPress]']],
+    // What a team that works in one technology calls itself.
+    ["we're a Rails shop", ["User's team is a Rails shop [user|stack|Rails]"]],
+    ["We're mostly a Django shop.", ["User's team is a Django shop [user|stack|Django]"]],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(techUse, sentence))).toEqual(expected);
   });
@@ -69,6 +73,9 @@ describe('techUse', () => {
     'Their API is built with Rails.',
     'Our app was built by a contractor.',
     'Our office is in Leeds.',
+    "We're a small shop.",
+    "They're a Rails shop.",
+    "I'm a Rails developer.",
   ])('nothing from %j', (s) => {
     expect(applyRule(techUse, s)).toEqual([]);
   });
@@ -82,6 +89,13 @@ describe('toolIn', () => {
     ],
     ['I track my budget in YNAB.', 'User uses YNAB for budget [user|tool|YNAB]'],
     ["I'm in Power BI all day.", 'User works in Power BI all day [user|tool|Power BI]'],
+    [
+      'We keep all our sprint tickets on a Trello board.',
+      'User keeps their sprint tickets in Trello [user|tool|Trello]',
+    ],
+    ['I log my runs in Strava.', 'User keeps their runs in Strava [user|tool|Strava]'],
+    ['our docs live in Notion', 'User keeps their docs in Notion [user|tool|Notion]'],
+    ['My notes are all in Obsidian.', 'User keeps their notes in Obsidian [user|tool|Obsidian]'],
   ])('%j', (text, expected) => {
     expect(toolsIn(text)).toEqual([expected]);
   });
@@ -96,7 +110,24 @@ describe('toolIn', () => {
     'She does her wireframes in Figma.',
     "I don't do my wireframes in Figma.",
     'I do the dishes in March.',
+    // where things and people are, not a tool
+    'I keep my bike on Main Street.',
+    'My flat is in Hackney.',
+    'My office is in Canary Wharf.',
+    'Our team is in Berlin.',
+    'My sister lives in Leeds.',
   ])('nothing from %j', (text) => {
     expect(toolsIn(text)).toEqual([]);
   });
+});
+
+describe('tools in the engine', () => {
+  it.each(['Are our docs in Notion?', 'If we kept our tickets on a Trello board, would it help?'])(
+    'nothing from %j',
+    (text) => {
+      expect(
+        extractFacts(text, { at: SAID_AT, words }).filter((f) => f.relation === 'tool'),
+      ).toEqual([]);
+    },
+  );
 });

@@ -1,11 +1,17 @@
 // Tools and tech stack.
 import { objectTokens, type Clause } from '../clause.ts';
-import { factAbout, type RuleContext, type TypedFact } from '../fact.ts';
+import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { placeByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
-import { nounList, nounPhrase, properName } from '../phrases.ts';
+import { article, nounList, nounPhrase, properName } from '../phrases.ts';
 import type { Phrase } from '../phrases.ts';
-import { isProgrammingContext } from '../vocabulary.ts';
+import {
+  isHomeNoun,
+  isOrganisationNoun,
+  isProgrammingContext,
+  isVehicle,
+  isWorkNoun,
+} from '../vocabulary.ts';
 
 /** Whether the clause is about building software (then a named thing is part of the stack). */
 function aboutCode(c: Clause, items: readonly Phrase[]): boolean {
@@ -89,12 +95,30 @@ function asWritten(c: Clause, noun: string): string {
     .join(' ');
 }
 
+/** What a team that works in one technology calls itself: "a Rails shop", "a .NET house". */
+const SHOP_NOUNS = new Set(['shop', 'house']);
+
+/** "we're a Rails shop", "we're mostly a Python shop": the named technology, or null. */
+function stackShop(c: Clause, rest: readonly Tok[]): string | null {
+  if (c.verb !== 'be' || c.subject.kind !== 'user' || !c.subject.plural) return null;
+  let i = 0;
+  while (rest[i] && STACK_LEAD.has(rest[i]!.norm)) i++;
+  if (rest[i]?.norm !== 'a' && rest[i]?.norm !== 'an') return null;
+  const name = properName(rest, i + 1);
+  return name && SHOP_NOUNS.has(rest[name.end]?.norm ?? '') ? name.text : null;
+}
+
 /** "We use Postgres and React", "I code in Rust", "I use Obsidian for notes", "our stack is Go and Kafka". */
 export function techUse(c: Clause): TypedFact[] {
   if (c.negated) return [];
   const ofPart = stackOfPart(c);
   if (ofPart !== null) return ofPart;
   const rest = objectTokens(c);
+  const shop = stackShop(c, rest);
+  if (shop) {
+    const text = `User's team is ${article(shop)} ${shop} shop`;
+    return userFact('stack', shop, text, { salience: 0.6 });
+  }
   let items: Phrase[] = [];
   let verb = 'uses';
   if (c.verb === 'use' || c.verb === 'run' || c.verb === 'rely') {
@@ -150,11 +174,69 @@ function allDay(toks: readonly Tok[], from: number): boolean {
 /** A name after "in" that the word vectors do not put among places ("Figma", not "Leeds"). */
 function toolAfterIn(toks: readonly Tok[], i: number, ctx: RuleContext): string | null {
   if (toks[i]?.norm !== 'in' || toks[i + 1]?.ent) return null;
-  const name = properName(toks, i + 1);
-  if (!name || !ctx.words) return null;
+  return toolNamed(toks, i + 1, ctx);
+}
+
+/** A name at `i` that the word vectors do not put among places ("Figma", not "Leeds"). */
+function toolNamed(toks: readonly Tok[], i: number, ctx: RuleContext): string | null {
+  const name = properName(toks, i);
+  if (!name || !ctx.words || toks[i]?.ent) return null;
   const known = ctx.words;
   if (name.text.split(/\s+/).some((w) => placeByMeaning(known, w))) return null;
+  // "Main Street", "Oxford Road": an address, not a tool.
+  if (STREET_WORDS.has(name.head)) return null;
   return name.text;
+}
+
+/** The last word of an address: "on Main Street" is where, not what with. */
+const STREET_WORDS = new Set(
+  'street st road rd avenue ave lane way drive close square park hill station'.split(' '),
+);
+
+/**
+ * Where work is kept: "in Notion", "on Trello", "on a Trello board", "in our Jira": a name
+ * after "in"/"on" and an optional article or "our", not a place by meaning.
+ */
+function toolWhere(toks: readonly Tok[], i: number, ctx: RuleContext): string | null {
+  if (toks[i]?.norm === 'in') return toolAfterIn(toks, i, ctx) ?? toolWhereAfter(toks, i + 1, ctx);
+  return toks[i]?.norm === 'on'
+    ? (toolNamed(toks, i + 1, ctx) ?? toolWhereAfter(toks, i + 1, ctx))
+    : null;
+}
+
+/** "a Trello board", "our Jira": an article or possessive, then the tool's name. */
+function toolWhereAfter(toks: readonly Tok[], i: number, ctx: RuleContext): string | null {
+  if (!['a', 'an', 'the', 'our', 'my'].includes(toks[i]?.norm ?? '')) return null;
+  return toolNamed(toks, i + 1, ctx);
+}
+
+/** Verbs of keeping work somewhere: "we keep our tickets on a Trello board". */
+const KEEPING = new Set(['keep', 'store', 'log', 'save', 'organise', 'organize', 'record']);
+/** Verbs of where things of the user's are kept: "our docs live in Notion". */
+const KEPT = new Set(['live', 'sit', 'be', 'stay']);
+
+/**
+ * "our docs live in Notion", "my notes are all in Obsidian": a thing of the user's kept in a
+ * named tool. Homes, workplaces and their people are somewhere, not in a tool.
+ */
+function keptIn(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (c.subject.kind !== 'possession' || !KEPT.has(c.verb)) return [];
+  const noun = c.subject.noun;
+  const head = noun.split(' ').at(-1) ?? '';
+  if (isHomeNoun(head) || isOrganisationNoun(head) || isWorkNoun(head) || isVehicle(head))
+    return [];
+  const rest = objectTokens(c);
+  let from = 0;
+  while (rest[from] && (rest[from]!.pos === 'ADV' || rest[from]!.norm === 'all')) from++;
+  const tool = toolWhere(rest, from, ctx);
+  if (!tool) return [];
+  return factAbout(
+    { ...c, subject: { kind: 'user', plural: false } },
+    'tool',
+    tool,
+    `keeps their ${asWritten(c, noun)} in ${tool}`,
+    { salience: 0.6 },
+  );
 }
 
 /**
@@ -162,7 +244,9 @@ function toolAfterIn(toks: readonly Tok[], i: number, ctx: RuleContext): string 
  * the named thing work is done in is a tool. Places are left out by meaning ("in Leeds").
  */
 export function toolIn(c: Clause, ctx: RuleContext): TypedFact[] {
-  if (c.negated || c.subject.kind !== 'user') return [];
+  if (c.negated) return [];
+  if (c.subject.kind === 'possession') return keptIn(c, ctx);
+  if (c.subject.kind !== 'user') return [];
   const rest = objectTokens(c);
   if (c.verb === 'be') {
     const tool = toolAfterIn(rest, 0, ctx);
@@ -178,15 +262,16 @@ export function toolIn(c: Clause, ctx: RuleContext): TypedFact[] {
       },
     );
   }
-  if (!MAKING.has(c.verb)) return [];
+  if (!MAKING.has(c.verb) && !KEEPING.has(c.verb)) return [];
   // "all my wireframes", "most of my notes"
   let from = 0;
   while (rest[from] && ['all', 'most', 'of'].includes(rest[from]!.norm)) from++;
   const np = nounPhrase(rest, from);
   if (!np || np.none || np.proper) return [];
-  const tool = toolAfterIn(rest, np.end, ctx);
+  const tool = toolWhere(rest, np.end, ctx);
   if (!tool) return [];
-  return factAbout(c, 'tool', tool, `uses ${tool} for ${np.text.replace(/^their /, '')}`, {
-    salience: 0.6,
-  });
+  const what = np.text.replace(/^their /, '');
+  // "keeps their recipes in Notion": what is kept there; "uses Figma for wireframes": made in it.
+  const text = KEEPING.has(c.verb) ? `keeps their ${what} in ${tool}` : `uses ${tool} for ${what}`;
+  return factAbout(c, 'tool', tool, text, { salience: 0.6 });
 }
