@@ -100,13 +100,29 @@ function nearest(words: WordVectors, word: string, list: readonly string[]): num
   return best;
 }
 
+/**
+ * Whether a word's meaning puts it among `kind` (its nearest member at least `min` similar)
+ * and nearer to it than to `other` by at least `margin`; null for a word the vectors lack.
+ */
+function amongKind(
+  words: WordVectors,
+  word: string,
+  kind: readonly string[],
+  other: readonly string[],
+  min: number,
+  margin: number,
+): boolean | null {
+  const w = word.toLowerCase();
+  if (!words.has(w)) return null;
+  const near = nearest(words, w, kind);
+  return near >= min && near - nearest(words, w, other) >= margin;
+}
+
 /** Whether a word (lower case) names a place by its meaning; false for unknown words. */
 export function placeByMeaning(words: WordVectors, word: string): boolean {
-  const w = word.toLowerCase();
-  if (!words.has(w)) return false;
-  const named = nearest(words, w, NAMED_PLACES);
   return (
-    named >= PLACE_MIN_SIMILARITY && named - nearest(words, w, KINDS_OF_PLACE) >= PLACE_MIN_MARGIN
+    amongKind(words, word, NAMED_PLACES, KINDS_OF_PLACE, PLACE_MIN_SIMILARITY, PLACE_MIN_MARGIN) ??
+    false
   );
 }
 
@@ -126,12 +142,9 @@ const ORGANISATIONS =
 
 /** Whether a name (one word) is a person's by its meaning; false for unknown words. */
 export function personByMeaning(words: WordVectors, word: string): boolean {
-  const w = word.toLowerCase();
-  if (!words.has(w)) return false;
-  const person = nearest(words, w, FIRST_NAMES);
   return (
-    person >= PERSON_MIN_SIMILARITY &&
-    person - nearest(words, w, ORGANISATIONS) >= PERSON_MIN_MARGIN
+    amongKind(words, word, FIRST_NAMES, ORGANISATIONS, PERSON_MIN_SIMILARITY, PERSON_MIN_MARGIN) ??
+    false
   );
 }
 
@@ -154,11 +167,8 @@ const DUTIES = 'working commuting meeting shopping cleaning studying sleeping ea
 
 /** Whether an activity ("swimming") is a pastime by meaning; true for unknown words. */
 export function pastimeByMeaning(words: WordVectors, activity: string): boolean {
-  const w = activity.toLowerCase();
-  if (!words.has(w)) return true;
-  const pastime = nearest(words, w, PASTIMES);
   return (
-    pastime >= PASTIME_MIN_SIMILARITY && pastime - nearest(words, w, DUTIES) >= PASTIME_MIN_MARGIN
+    amongKind(words, activity, PASTIMES, DUTIES, PASTIME_MIN_SIMILARITY, PASTIME_MIN_MARGIN) ?? true
   );
 }
 
@@ -181,12 +191,15 @@ const OTHER_LEARNING =
 
 /** Whether a word (one word, any case) names a language by its meaning. */
 export function languageByMeaning(words: WordVectors, word: string): boolean {
-  const w = word.toLowerCase();
-  if (!words.has(w)) return false;
-  const language = nearest(words, w, LANGUAGES);
   return (
-    language >= LANGUAGE_MIN_SIMILARITY &&
-    language - nearest(words, w, OTHER_LEARNING) >= LANGUAGE_MIN_MARGIN
+    amongKind(
+      words,
+      word,
+      LANGUAGES,
+      OTHER_LEARNING,
+      LANGUAGE_MIN_SIMILARITY,
+      LANGUAGE_MIN_MARGIN,
+    ) ?? false
   );
 }
 
@@ -209,12 +222,15 @@ const OTHER_PRODUCTS =
 
 /** Whether a word (one word, any case) names a make or model of vehicle by its meaning. */
 export function vehicleByMeaning(words: WordVectors, word: string): boolean {
-  const w = word.toLowerCase();
-  if (!words.has(w)) return false;
-  const vehicle = nearest(words, w, VEHICLE_MAKES);
   return (
-    vehicle >= VEHICLE_MIN_SIMILARITY &&
-    vehicle - nearest(words, w, OTHER_PRODUCTS) >= VEHICLE_MIN_MARGIN
+    amongKind(
+      words,
+      word,
+      VEHICLE_MAKES,
+      OTHER_PRODUCTS,
+      VEHICLE_MIN_SIMILARITY,
+      VEHICLE_MIN_MARGIN,
+    ) ?? false
   );
 }
 
@@ -231,10 +247,7 @@ const FOOD = 'chocolate bread honey cheese chicken candy flowers home heaven'.sp
 
 /** Whether a word names something nobody would want to eat, by its meaning. */
 export function inedibleByMeaning(words: WordVectors, word: string): boolean {
-  const w = word.toLowerCase();
-  if (!words.has(w)) return false;
-  const inedible = nearest(words, w, INEDIBLE);
   return (
-    inedible >= INEDIBLE_MIN_SIMILARITY && inedible - nearest(words, w, FOOD) >= INEDIBLE_MIN_MARGIN
+    amongKind(words, word, INEDIBLE, FOOD, INEDIBLE_MIN_SIMILARITY, INEDIBLE_MIN_MARGIN) ?? false
   );
 }
