@@ -43,7 +43,8 @@ describe('distillation with word meaning', () => {
       messages: [
         {
           role: 'user',
-          content: 'I keep my recipes in Notion 🍝 anyway, how do I add tags to a page?',
+          content:
+            "I've watched Spirited Away about twenty times 🍿 anyway, how do I add tags to a page?",
         },
       ],
     });
@@ -56,6 +57,54 @@ describe('distillation with word meaning', () => {
         offset: 0,
       }).items;
     await until(() => facts().length > 0, 'the distilled fact');
-    expect(facts().map((f) => f.content)).toEqual(['User keeps their recipes in Notion']);
+    expect(facts().map((f) => f.content)).toEqual([
+      'User has watched Spirited Away about twenty times',
+    ]);
+  });
+
+  it('a new phone supersedes the old one, and no other tool', async () => {
+    await ensureWordVectorAsset();
+    h = await startEngine({
+      config: {
+        coreModel: 'off',
+        distiller: { debounceMsOverride: 50 },
+        embedder: {
+          backend: 'transformers',
+          modelId: 'cairn-test/not-on-this-machine',
+          allowRemoteModels: false,
+        },
+      },
+    });
+    const engine = h;
+    await until(() => engine.services.embedder.wordVectors() !== null, 'the word vectors');
+    engine.upstream.setDefault(() => ({ kind: 'chat', content: 'Sure.' }));
+    const say = (conversation: string, content: string) =>
+      new OpenAI({
+        baseURL: engine.url + '/v1',
+        apiKey: engine.token,
+        defaultHeaders: { 'X-Osaurus-Agent-Id': 'ph', 'X-Osaurus-Conversation-Id': conversation },
+      }).chat.completions.create({
+        model: 'scripted-model',
+        messages: [{ role: 'user', content }],
+      });
+    const inForce = () =>
+      listPinned(engine.services.db, {
+        agentId: 'ph',
+        status: 'all',
+        sort: 'created_at',
+        limit: 50,
+        offset: 0,
+      })
+        .items.filter((f) => f.superseded_at === null && !f.content.includes('no longer'))
+        .map((f) => f.content);
+    await say('a', "My phone's a Pixel 6, I've had it for ages. We use Figma for design.");
+    await until(() => inForce().some((c) => c.includes('Pixel 6')), 'the first phone');
+    await say(
+      'b',
+      'Gave up on Android and picked up an iPhone 15 last week. How do I move my WhatsApp chats over?',
+    );
+    await until(() => inForce().some((c) => c.includes('iPhone 15')), 'the new phone');
+    expect(inForce().some((c) => c.includes('Pixel 6'))).toBe(false);
+    expect(inForce().some((c) => c.includes('Figma'))).toBe(true);
   });
 });
