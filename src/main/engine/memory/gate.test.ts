@@ -343,6 +343,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'Suggest a dinner I could make tonight that fits the way I eat.',
     'Recommend me something to watch tonight that matches my taste.',
     "Where's home for me?",
+    'the car I drive - what make is it?',
   ])('%s → pinned (fitted to the user)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
@@ -351,6 +352,7 @@ describe('questions about the user in any wording (word meaning from the static 
     "Suggest a workout for beginners that won't hurt their knees.",
     'Recommend me a good book about the history of mathematics.',
     'Plan me a three-day itinerary for Rome.',
+    'the function I wrote — what does it return?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -441,15 +441,16 @@ const DEFINITE_SHORT =
   /^\s*(?:\p{L}+,?\s+)?(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich)(?:['’]s|\s+is|\s+are|\s+was)\s+the\s+(?:\p{Ll}[\p{L}-]*\s+)?\p{Ll}[\p{L}-]*(?:['’]s?)?(?:\s+(?:names?|called|named|again|now|these days|nowadays|located|like|going to be|at the moment|right now|today|this year|at work|at home|at school|built with|written in|made with|based on))*\s*\??\s*$/u;
 const SUPERLATIVE = /\b(?:\p{L}+est|most|best|worst|least)\b/iu;
 /**
- * "how old is the tortoise?", "the bird — what's its name?": the same about "the" something
- * asked its age, or named first and asked about after a dash. Here the noun alone must name
+ * "how old is the tortoise?", "the bird — what's its name?", "the car I drive - what make is
+ * it?": the same about "the" something asked its age, or named first (with what the user does
+ * with it) and asked about after a dash. Here the noun alone must name
  * what people keep or know ("how old" itself points to an age; "how old is the universe?" is
  * not theirs).
  */
 const HOW_OLD_THE =
   /^\s*[Hh]ow\s+old\s+(?:is|are)\s+the\s+(\p{Ll}[\p{L}-]*(?:\s+\p{Ll}[\p{L}-]*)?)(?:\s+(?:now|again|these days))?\s*\??\s*$/u;
 const TOPIC_THEN_QUESTION =
-  /^\s*[Tt]he\s+(\p{Ll}[\p{L}-]*(?:\s+\p{Ll}[\p{L}-]*)?)\s*(?:[—–:,]|\s-)\s*(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich|[Hh]ow\s+old)\b[^?.!]{0,40}?\b(?:its|his|her|their|it|he|she|they|them)\b[^?.!]{0,20}\??\s*$/u;
+  /^\s*[Tt]he\s+(\p{Ll}[\p{L}-]*(?:\s+\p{Ll}[\p{L}-]*)?)(?:\s+(?:[Ii]|[Ww]e)\s+(?:own|run|have|keep|use|drive|play|manage))?\s*(?:[—–:,]|\s-)\s*(?:[Ww]hat|[Ww]ho|[Ww]here|[Ww]hen|[Ww]hich|[Hh]ow\s+old)\b[^?.!]{0,40}?\b(?:its|his|her|their|it|he|she|they|them)\b[^?.!]{0,20}\??\s*$/u;
 
 /** "any allergies?", "which instrument?": a question of one noun, which names a relation. */
 const TERSE_FRAGMENT = /^\s*(?:[Aa]ny|[Ww]hich|[Ww]hat)\s+(\p{Ll}[\p{L}-]*)\s*\??\s*$/u;
