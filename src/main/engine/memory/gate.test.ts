@@ -311,6 +311,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'which antibiotic should doctors not give me?',
     'is peanut butter safe for me?',
     'which nut is dangerous for me?',
+    'Am I allowed to eat peanuts?',
+    'what am I allowed to eat?',
   ])("%s → pinned (a limit of the user's)", (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
@@ -333,6 +335,10 @@ describe('questions about the user in any wording (word meaning from the static 
     'my cat keeps scratching the sofa, how do I stop it?',
     'My teammate keeps pushing to main, how do I set up branch protection?',
     'How can I tell if my cat is overweight?',
+    // Whether something is allowed or legal is asked of anyone.
+    "my neighbour's tree hangs over our fence, am I allowed to cut the branches back?",
+    'is it legal for my landlord to keep my deposit?',
+    'am I allowed to drink alcohol on antibiotics?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

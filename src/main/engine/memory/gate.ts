@@ -69,7 +69,7 @@ const TROUBLESHOOTING =
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE = new RegExp(
-  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
   'iu',
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
@@ -481,7 +481,7 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): 
  * (an allergy, a diet, a condition), though asked like advice.
  */
 const OWN_LIMITS =
-  /\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b|\b(?:leave\s+out|avoid|skip|exclude|keep\s+out|not\s+(?:use|include|add|put\s+in))\b[^?.!]{0,60}\bfor\s+(?:me|us)\b/iu;
+  /\b(?:am|are)\s+(?:i|we)\s+(?:allowed|permitted)\s+to\s+(?:eat|drink|have|take)\b|\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b|\b(?:leave\s+out|avoid|skip|exclude|keep\s+out|not\s+(?:use|include|add|put\s+in))\b[^?.!]{0,60}\bfor\s+(?:me|us)\b/iu;
 /** The relations such a limit must be about, clearly by word meaning ("a used car" is not). */
 const LIMIT_RELATIONS = new Set(['allergy', 'diet', 'health', 'drink']);
 /** A circumstance makes it general advice: "… during pregnancy", "… before bed", "… in an interview". */
