@@ -31,6 +31,16 @@ describe('extractEntities', () => {
     expect(e).not.toContain('Thanks');
     expect(e).not.toContain('Hey');
   });
+
+  it('no template slots, and a capital after a colon starts a sentence', () => {
+    const e = extractEntities([
+      'Subject: Return of tenancy deposit',
+      'Dear [Agent], I vacated [address] on [date].',
+      'Regards, [Name]',
+      'It is protected under [scheme name], says Ruth.',
+    ]);
+    expect(e).toEqual(['Ruth']);
+  });
 });
 
 describe('heuristicDigest', () => {

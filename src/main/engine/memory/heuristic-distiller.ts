@@ -138,8 +138,14 @@ function topKeywords(texts: string[], k: number, exclude: Set<string>): string[]
     .map((e) => e.form);
 }
 
+/** "[Agent]", "[scheme name]", "{{first_name}}", "<address>": a slot of a template. */
+const TEMPLATE_SLOT = /\[[^\]\n]{1,60}\]|\{\{?[^}\n]{1,60}\}?\}|<[^>\n]{1,60}>/gu;
+
 /** Capitalised names (consecutive capitalised words joined), not sentence-initial stopwords. */
-export function extractEntities(sentences: string[], k = 12): string[] {
+export function extractEntities(text: string[], k = 12): string[] {
+  // Template slots ("Dear [Agent]", "{{name}}", "<address>") name nobody; after a colon
+  // ("Subject: Return of …") a new sentence starts, so its first word is read as one.
+  const sentences = text.flatMap((s) => s.replace(TEMPLATE_SLOT, ' ').split(/:\s+/u));
   const counts = new Map<string, number>();
   // A capitalised first word is only a name if it is also capitalised mid-sentence somewhere.
   const midCaps = new Set<string>();
