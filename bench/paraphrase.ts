@@ -63,7 +63,7 @@ export interface ParaphraseData {
 
 export const PARAPHRASE_DATA_PATH = join(import.meta.dirname, 'data', 'paraphrase.json');
 /**
- * Every data set the bench runs: the team's own, and three written by authors who had not read
+ * Every data set the bench runs: the team's own, and seven written by authors who had not read
  * the code (bench/data/README.md). Each is reported on its own, dev beside held-out.
  */
 export const PARAPHRASE_DATA_SETS = [
@@ -71,6 +71,10 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-2.json',
   'paraphrase-3.json',
   'paraphrase-4.json',
+  'paraphrase-5.json',
+  'paraphrase-6.json',
+  'paraphrase-7.json',
+  'paraphrase-8.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
