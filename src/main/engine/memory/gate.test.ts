@@ -293,10 +293,8 @@ describe('questions about the user in any wording (word meaning from the static 
   it.each([
     'What should I get my boss for Christmas?',
     'Help me write an email to my manager asking for Friday off',
-    "what's wrong with my cat?",
     'What can I cook for my kids tonight?',
     "suggest a birthday present for my daughter based on what she's into",
-    'my twin is visiting, what should we do in Leeds?',
   ])("%s → pinned (one of the user's people)", (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
@@ -318,7 +316,7 @@ describe('questions about the user in any wording (word meaning from the static 
   });
 
   // The user's own body asked about is their health.
-  it.each(["what's wrong with my arm?", 'Why does my knee hurt on stairs?'])(
+  it.each(["what's wrong with my arm?", "how's my knee these days?"])(
     "%s → pinned (the user's body)",
     (q) => {
       expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
@@ -335,6 +333,15 @@ describe('questions about the user in any wording (word meaning from the static 
     'my cat keeps scratching the sofa, how do I stop it?',
     'My teammate keeps pushing to main, how do I set up branch protection?',
     'How can I tell if my cat is overweight?',
+    // How such people, pets or bodies go in general, asked with the user's as the example.
+    "what's wrong with my cat?",
+    'Why does my knee hurt on stairs?',
+    'my twin is visiting, what should we do in Leeds?',
+    'my puppy cries in the crate at night, what should I do?',
+    'my dog eats grass and then throws up, should I be worried?',
+    'our baby has hiccups all the time, is that normal for newborns?',
+    'my wooden table has water rings on it, how do I remove them?',
+    "what's a reasonable tip for a taxi in the US?",
     // Whether something is allowed or legal is asked of anyone.
     "my neighbour's tree hangs over our fence, am I allowed to cut the branches back?",
     'is it legal for my landlord to keep my deposit?',

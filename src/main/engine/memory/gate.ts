@@ -69,7 +69,7 @@ const TROUBLESHOOTING =
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE = new RegExp(
-  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
   'iu',
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
@@ -171,6 +171,16 @@ const SYMPTOM_ADVICE =
   /\b(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:(?:a|an)\s+)?(?:normal|common|serious|something\s+to\s+worry\s+about|(?:bad|good|warning)\s+sign|concern(?:ing)?|a\s+problem|dangerous|bad)\b|\bshould\s+(?:i|we)\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\b|\bwhat\s+(?:can|could|would|might|will)\s+help\b|\bany\s+(?:tips|advice|ideas|suggestions|remedies|stretches|exercises|fixes)\b|\b(?:remed(?:y|ies)|stretches|exercises)\b/iu;
 /** "how do I set up …", "how can I tell if …": a procedure, whoever the message mentions. */
 const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
+/**
+ * "why does my cat knead blankets?", "what could cause that?", "is that common at this age?",
+ * "any advice?", "what should I do?", "anything I can do?": how such things go in general,
+ * asked with one of the user's people, pets or body parts as the example.
+ */
+const GENERAL_CAUSE =
+  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:way|fix|cure|trick)\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they)\s+(?:right|true|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgenerally\b/iu;
+/** "what should I get my boss?", "what can I cook for my kids?": something chosen for them. */
+const FOR_PERSON =
+  /\b(?:get|buy|give|send)\s+(?:my|our)\b|\b(?:gifts?|presents?|cook|bake|make)\b[^?.!]{0,25}\bfor\s+(?:my|our)\b/iu;
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
@@ -185,13 +195,18 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const advice = ADVICE.test(text);
   // "remind me" itself says nothing about whose world the question is about.
   const personal = PERSONAL.test(text.replace(/\bremind me\b/giu, ''));
+  // How things go in general, asked with the user's own as the example ("my puppy cries in the
+  // crate at night, what should I do?", "my react component re-renders, what usually causes
+  // that?").
+  const generalCause = GENERAL_CAUSE.test(text) || SYMPTOM_ADVICE.test(text);
   const people = ctx.people ?? ctx.knownNames;
   let named = mentionsKnownName(text, people);
   if (!named && ctx.people !== undefined) {
     const other = knownNameMentions(text, ctx.knownNames);
     named =
       other.length > 0 &&
-      ((personal && !advice && !task) || other.some((m) => PERSON_USE_AFTER.test(m.after)));
+      ((personal && !advice && !task && !generalCause) ||
+        other.some((m) => PERSON_USE_AFTER.test(m.after)));
   }
   const recall = RECALL.test(text) || (RECALL_OPEN.test(text) && (personal || named));
   // A task that is explicitly about remembered things still gets memory ("write a toast for
@@ -207,17 +222,20 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // someone memory may know, as a known name is: "what should I get my boss for Christmas?".
   // Not when they are only the setting of a procedure: "my teammate keeps pushing to main, how
   // do I set up branch protection?", "how can I tell if my cat is overweight?".
+  // Nor when how such people or pets behave is asked with one of theirs as the example ("my
+  // puppy cries in the crate at night, what should I do?"), unless something is chosen for
+  // them ("what should I get my boss for Christmas?").
+  const personAsked = questionClause(text);
   const ownPerson =
-    !CODE_LIKE.test(text) && !HOW_TO.test(questionClause(text)) && mentionsOwnPerson(text);
-  // "what's wrong with my arm?", "why does my knee hurt on stairs?": the user's own body, asked
-  // about, is their health (an injury or condition memory may hold); whether a symptom is
-  // normal or what eases it is asked of anyone's.
+    !CODE_LIKE.test(text) &&
+    !HOW_TO.test(personAsked) &&
+    (task || FOR_PERSON.test(text) || (!advice && !generalCause)) &&
+    mentionsOwnPerson(text);
+  // "what's wrong with my arm?", "how's my knee these days?": the user's own body, asked about,
+  // is their health (an injury or condition memory may hold); whether a symptom is normal, what
+  // causes or eases it, is asked of anyone's ("why does my knee hurt on stairs?").
   const ownBody =
-    !task &&
-    QUESTION.test(text) &&
-    OWN_BODY.test(text) &&
-    !SYMPTOM_ADVICE.test(text) &&
-    !CODE_LIKE.test(text);
+    !task && QUESTION.test(text) && OWN_BODY.test(text) && !generalCause && !CODE_LIKE.test(text);
   if (task && !named && !recall && !ownPerson) return 'none';
 
   if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
@@ -230,11 +248,14 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     QUESTION.test(text) &&
     !task &&
     !advice &&
+    !generalCause &&
+    !HOW_TO.test(asked) &&
     !AT_HAND.test(text)
   )
     return 'pinned';
   if (
     !task &&
+    !generalCause &&
     (asksAboutOwnLife(text, ctx, asked) ||
       asksAboutTheirOwnThing(asked, ctx, text) ||
       asksOwnLimits(asked, ctx))
@@ -421,7 +442,8 @@ function isFirstPersonQuestion(head: string, ctx: GateContext, message: string):
   if (
     !ctx.relationsOf ||
     // "remind me, which colleague …?": the lead-in says whose world the question is about.
-    !(FIRST_PERSON.test(head) || RECALL_OPEN.test(message)) ||
+    // "a tip for a taxi in the US": the country, not "us".
+    !(FIRST_PERSON.test(head.replace(/\bUS\b/gu, '')) || RECALL_OPEN.test(message)) ||
     ADVICE.test(head) ||
     HOW_DO_I.test(head) ||
     ENABLES_US.test(head)
@@ -534,7 +556,7 @@ function isRoutineTimeQuestion(head: string): boolean {
  * thing, or to the one at hand.
  */
 const PROCEDURE_OBJECT =
-  /\b(?:a|an|any|some|someone|somebody|something|here|this|that|these|those)\b/iu;
+  /\b(?:a|an|any|some|someone|somebody|something|here|this|that|these|those|it|them)\b/iu;
 
 /**
  * The clause a message asks its question in: the last one ending in "?", else the first.
