@@ -27,6 +27,16 @@ describe('clausesOf: a question is one by its own form, not by what follows it',
     ['My son Arlo turned six, any ideas for a party?', 'my son arlo turned'],
     ['I play the oboe :) anyway can you explain tax codes?', 'i play the oboe'],
     ['I work nights. ok now, is it safe to nap at 6pm?', 'i work nights'],
+    [
+      "my daughter Ines turns seven next week and she's begging for a dinosaur party, got any game ideas?",
+      'my daughter ines turns',
+    ],
+    ['My son Arlo turned six, any chance you could help with a party?', 'my son arlo turned'],
+    ['We moved to Leeds last month, thoughts?', 'we moved to leeds'],
+    ['I got a new puppy, ideas?', 'i got a new puppy'],
+    ['I started running, anyone know a good plan?', 'i started running'],
+    ['My dog Rex is 3, good food suggestions?', 'my dog rex is'],
+    ['We moved to Leeds, what do you think?', 'we moved to leeds'],
   ])('%j: the statement before the question is not one', (text, start) => {
     expect(clause(text, start).question).toBe(false);
     expect(clauses(text).at(-1)!.question).toBe(true);
@@ -39,6 +49,16 @@ describe('clausesOf: a question is one by its own form, not by what follows it',
     'I wonder whether Lisbon is nice?',
   ])('%j stays a question', (text) => {
     expect(clauses(text)[0]!.question).toBe(true);
+  });
+
+  it.each([
+    ["I'm allergic to peanuts, right?", 'i am allergic'],
+    ["my sister lives in Rome, isn't it?", 'my sister lives'],
+    ["I'm allergic to, like, peanuts?", 'i am allergic'],
+    ['Looking for a flat in Leeds, maybe near the station?', 'looking for a flat'],
+    ["I'm going to Rome, Paris?", 'i am going'],
+  ])('%j: what goes on after the comma keeps the sentence a question', (text, start) => {
+    expect(clause(text, start).question).toBe(true);
   });
 
   it('a relative clause after a comma is not cut off as a question', () => {
@@ -77,6 +97,24 @@ describe('clausesOf: the subject chat leaves out', () => {
       plural: false,
     });
   });
+
+  it.each([
+    ["Weekends I'm usually out birdwatching on the marshes with a flask.", 'be', false],
+    ['Sundays we do a big roast', 'do', true],
+    ['Mornings I swim at the lido', 'swim', false],
+    ['Most evenings I practise piano', 'practice', false],
+    ['Weekend mornings, I run 5k', 'run', false],
+    ['On Saturdays, we row on the canal', 'row', true],
+  ])('a time before the subject in %j is when, not who', (text, verb, plural) => {
+    expect(clauses(text)[0]).toMatchObject({ subject: { kind: 'user', plural }, verb });
+  });
+
+  it.each(['Mornings are hard for me', 'Sundays are for resting'])(
+    'a time that is the subject stays one in %j',
+    (text) => {
+      expect(clauses(text)[0]!.subject.kind).not.toBe('user');
+    },
+  );
 
   it('"have" before a noun or a question is not a perfect left without "I"', () => {
     expect(clauses('have a great weekend')[0]!.implicitSubject).toBe(false);
@@ -158,6 +196,44 @@ describe('clausesOf: possessive subjects', () => {
     expect(
       clause('My colleague and close friend Ines runs marathons.', 'my colleague'),
     ).toMatchObject({ subject: { kind: 'relative', relation: 'friend', name: 'Ines' } });
+  });
+
+  it('a person noun after another is the head ("my twin brothers are")', () => {
+    expect(clause('My twin brothers are Declan and Ruairi', 'my twin')).toMatchObject({
+      subject: { kind: 'relative', relation: 'sibling', noun: 'brothers', name: null },
+      verb: 'be',
+    });
+    expect(clause('my kid sister Ana is 12', 'my kid').subject).toMatchObject({
+      relation: 'sibling',
+      name: 'Ana',
+    });
+  });
+
+  it.each([
+    ['my brother-in-law Tom is a chef', 'brother-in-law', 'Tom', 'be'],
+    ['my step-mum Jo is a nurse', 'step-mum', 'Jo', 'be'],
+    ['my half-brother Sam lives in Oslo', 'half-brother', 'Sam', 'live'],
+  ])('a noun written with hyphens is one noun in %j', (text, noun, name, verb) => {
+    const all = clauses(text);
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ subject: { kind: 'possession', noun, name }, verb });
+  });
+
+  it('a hyphen between words still sets off a clause', () => {
+    expect(clause('my sister - she lives in Rome - is great', 'she lives').verb).toBe('live');
+  });
+
+  it('a plural noun before an object is the verb ("our team models everything")', () => {
+    expect(
+      clause('Our team models everything in dbt on top of Snowflake.', 'our team'),
+    ).toMatchObject({ subject: { kind: 'possession', noun: 'team' }, verb: 'model' });
+  });
+
+  it.each([
+    ['My house plants all died.', 'house plants'],
+    ['My work shoes are worn out.', 'work shoes'],
+  ])('a plural noun that is the head stays a noun in %j', (text, noun) => {
+    expect(clauses(text)[0]!.subject).toMatchObject({ kind: 'possession', noun });
   });
 
   it('a thing of the user with no name keeps none', () => {

@@ -187,13 +187,24 @@ const BE = new Set(['am', 'is', 'are', 'was', 'were', 'be', 'been', 'being', "'m
 
 /** Parts of the day, one or every ("morning", "Saturday mornings"). */
 const PARTS_OF_DAY = /^(?:morning|afternoon|evening|night)s?$/;
+/**
+ * Times that recur, one or every: parts of the day, days of the week, weekends and seasons
+ * ("Weekends I ...", "Sundays we ...", "Summers we ..."). wink tags them as nouns, or as names
+ * when they open a sentence, and gives them no DATE entity.
+ */
+const TIME_NOUNS =
+  /^(?:morning|afternoon|evening|night|weeknight|weekend|weekday|lunchtime|monday|tuesday|wednesday|thursday|friday|saturday|sunday|summer|winter|spring|autumn)s?$/;
+/** Words that say how many of the times ("Most evenings", "Some weekends"). */
+const TIME_QUANTIFIERS = new Set(['most', 'some', 'many', 'these', 'all', 'weekday']);
+/** Who may follow a leading time: "Weekends I ...", "Mornings my dad ...". */
+const SUBJECT_AFTER_TIME = new Set(['i', 'we', 'my', 'our']);
 
 const isVerbish = (t: Tok | undefined) => t !== undefined && (t.pos === 'VERB' || t.pos === 'AUX');
 const isNominal = (t: Tok | undefined) =>
   t !== undefined && (t.pos === 'NOUN' || t.pos === 'PROPN');
 
 /** Whether a clause may start at toks[i] (after any connectors). */
-function startsClause(toks: Tok[], i: number): boolean {
+function startsClause(toks: readonly Tok[], i: number): boolean {
   let j = i;
   while (j < toks.length && CONNECTORS.has(toks[j]!.norm)) j++;
   const t = toks[j];
@@ -260,6 +271,23 @@ function afterReporting(toks: Tok[], i: number): boolean {
   return v !== undefined && v.pos === 'VERB' && REPORTING_VERBS.has(v.lemma);
 }
 
+/** Whether toks[from..to) only say when: "Weekend mornings", "Every Sunday", "On Saturdays". */
+function onlyTime(toks: readonly Tok[], from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let k = from; k < to; k++) {
+    const t = toks[k]!;
+    const when =
+      t.ent === 'DATE' ||
+      t.ent === 'TIME' ||
+      TIME_NOUNS.test(t.norm) ||
+      TIME_QUANTIFIERS.has(t.norm) ||
+      t.norm === 'every' ||
+      (t.pos === 'ADP' && k === from);
+    if (!when) return false;
+  }
+  return true;
+}
+
 /** Splits a sentence into clause token ranges [start, end). */
 function clauseRanges(toks: Tok[]): { start: number; end: number; inherits: boolean }[] {
   const out: { start: number; end: number; inherits: boolean }[] = [];
@@ -268,14 +296,17 @@ function clauseRanges(toks: Tok[]): { start: number; end: number; inherits: bool
   for (let i = 1; i < toks.length; i++) {
     const t = toks[i]!;
     const hard = t.norm === ';' || t.norm === '—' || t.norm === '–' || t.norm === ':';
-    const soft = t.norm === ',' || t.norm === '-' || BOUNDARY_WORDS.has(t.norm);
+    const soft =
+      t.norm === ',' || (t.norm === '-' && !insideCompound(toks, i)) || BOUNDARY_WORDS.has(t.norm);
     const sharedSubject = sharesSubject(toks, i);
     // "Doc said my blood pressure is high": the complement is a clause of its own.
     const complement = !soft && afterReporting(toks, i) && startsClause(toks, i);
     // "..., haven't seen daylight": a new clause with "I" left out.
     const opens =
       startsClause(toks, i + 1) || sharedSubject || (t.norm === ',' && opensPerfect(toks, i + 1));
-    if (hard || complement || (soft && opens)) {
+    // "Weekend mornings, I run": a time before the subject is the clause's own.
+    const afterTime = t.norm === ',' && onlyTime(toks, start, i);
+    if (hard || complement || (soft && opens && !afterTime)) {
       if (i > start) out.push({ start, end: i, inherits });
       start = hard ? i + 1 : i;
       inherits = !hard && sharedSubject;
@@ -389,6 +420,22 @@ function requestAt(toks: Tok[], i: number): number {
   return j > i || i === 0 ? i : -1;
 }
 
+/**
+ * Where the subject starts after a bare time that opens the clause ("Weekends I'm out
+ * birdwatching", "Most evenings, we ..."): the time is when, not who. Only when the speaker
+ * or their own follows it, so "Mornings are hard" keeps its subject. Returns `i` when there is
+ * none.
+ */
+function afterLeadingTime(toks: readonly Tok[], i: number): number {
+  let j = i;
+  while (TIME_QUANTIFIERS.has(toks[j]?.norm ?? '') && TIME_NOUNS.test(toks[j + 1]?.norm ?? '')) j++;
+  const from = j;
+  while (toks[j] && TIME_NOUNS.test(toks[j]!.norm)) j++;
+  if (j === from) return i;
+  if (toks[j]?.norm === ',') j++;
+  return SUBJECT_AFTER_TIME.has(toks[j]?.norm ?? '') ? j : i;
+}
+
 /** Reads the subject at the start of a clause (skipping connectors and a leading date). */
 function readSubject(toks: Tok[]): SubjectParse {
   let i = 0;
@@ -419,6 +466,11 @@ function readSubject(toks: Tok[]): SubjectParse {
       toks[i + 1]?.ent
     )
       continue;
+    const subjectAt = afterLeadingTime(toks, i);
+    if (subjectAt > i) {
+      i = subjectAt - 1;
+      continue;
+    }
     break;
   }
   i = afterLeadingAdverbial(toks, i);
@@ -496,6 +548,25 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
       i += 3;
       continue;
     }
+    // "brother-in-law", "step-mum", "half-sister": one noun written as several tokens.
+    const compound = hyphenCompoundEnd(toks, i);
+    if (compound > i) {
+      words.push(
+        toks
+          .slice(i, compound)
+          .map((x) => x.text.toLowerCase())
+          .join(''),
+      );
+      i = compound;
+      const named = appositiveName(toks, i);
+      if (named) {
+        const noun = words.join(' ');
+        return { subject: { kind: 'possession', noun, name: named.name }, end: named.end };
+      }
+      continue;
+    }
+    // "our team models everything": a plural noun before an object is the verb, not the head.
+    if (readsAsVerb(toks, i) && words.length > 0) break;
     // "head of department", "director of engineering": a role named with "of".
     if (t.norm === 'of' && words.length > 0 && toks[i + 1]?.pos === 'NOUN') {
       words.push('of');
@@ -528,8 +599,11 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
       // "my sister Ana", "my sister lives" (wink reads "lives" as a noun now and then):
       // the relation noun ends the phrase unless another noun extends it ("my dog walker").
       const next = toks[i + 1];
+      // "my twin brothers are", "my kid sister": a second person noun is the head.
       const extends_ =
-        next?.pos === 'NOUN' && !isVerbish(toks[i + 2]) && toks[i + 2]?.pos !== 'ADP';
+        next?.pos === 'NOUN' &&
+        ((!isVerbish(toks[i + 2]) && toks[i + 2]?.pos !== 'ADP') ||
+          (personNoun(next.norm) !== null && hyphenCompoundEnd(toks, i + 1) === i + 1));
       if (rel && !extends_ && !words.includes('of')) {
         // "my colleague and close friend Ines": the noun next to the name is the relation.
         if (next?.norm === 'and') {
@@ -554,6 +628,48 @@ function readPossessed(toks: Tok[], from: number): { subject: Subject; end: numb
     subject: { kind: 'possession', noun: words.join(' '), name: named?.name ?? null },
     end: named?.end ?? i,
   };
+}
+
+/** Words written before a hyphen as part of a kind of person ("step-mum", "ex-wife"). */
+const KIN_PREFIXES = new Set(['step', 'half', 'ex', 'great', 'grand', 'god', 'foster']);
+
+/**
+ * Where a noun written with hyphens as several tokens ends, when one starts at toks[i]:
+ * "brother - in - law", "step - mum", "half - sister"; `i` when none does. wink splits such
+ * words at the hyphen, and a hyphen between words may also set off a clause ("my sister - she
+ * lives in Rome"), so only these shapes are one word.
+ */
+function hyphenCompoundEnd(toks: readonly Tok[], i: number): number {
+  const t = toks[i];
+  if (!t || toks[i + 1]?.norm !== '-' || !/^\p{Ll}+$/u.test(toks[i + 2]?.text ?? '')) return i;
+  if (toks[i + 2]!.norm === 'in' && toks[i + 3]?.norm === '-' && toks[i + 4]?.norm === 'law')
+    return t.pos === 'NOUN' ? i + 5 : i;
+  return KIN_PREFIXES.has(t.norm) && toks[i + 2]!.pos === 'NOUN' ? i + 3 : i;
+}
+
+/** Whether toks[i] is inside a noun written with hyphens ("brother - in - law"). */
+function insideCompound(toks: readonly Tok[], i: number): boolean {
+  for (let k = Math.max(0, i - 4); k < i; k++) if (hyphenCompoundEnd(toks, k) > i) return true;
+  return false;
+}
+
+/** Pronouns that stand for a whole object ("models everything", "does something"). */
+const OBJECT_PRONOUNS = /^(?:every|some|any|no)(?:thing|one|body)$/;
+/** Words that open an object: an article, a possessive, a demonstrative. */
+const OBJECT_OPENERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their']);
+
+/**
+ * Whether a plural-looking noun inside a possessive phrase is the clause's verb: "our team
+ * models everything", "my company makes the best tyres". A noun phrase does not go on with an object,
+ * so a -s word before one is a verb wink read as a noun. Not a person noun ("my parents the
+ * Smiths") and not before a date ("my house plants this year").
+ */
+function readsAsVerb(toks: readonly Tok[], i: number): boolean {
+  const t = toks[i]!;
+  const next = toks[i + 1];
+  if (t.pos !== 'NOUN' || !/[^s]s$/.test(t.norm) || personNoun(t.norm) !== null) return false;
+  if (!next || next.ent !== null) return false;
+  return OBJECT_PRONOUNS.test(next.norm) || OBJECT_OPENERS.has(next.norm);
 }
 
 /**
@@ -819,11 +935,70 @@ function segmentRanges(toks: readonly Tok[]): { start: number; end: number }[] {
     else if (DISCOURSE_MARKERS.has(t.norm) && i > start) cut(i, i);
     else if ((t.norm === 'ok' || t.norm === 'okay') && prev.pos === 'PUNCT') cut(i, i);
     else if (SEGMENT_CONNECTORS.has(t.norm) && opensQuestion(toks, i + 1)) cut(i, i);
-    // "Bought a keyboard, any tips?": a question in chat shorthand after a comma.
-    else if (t.norm === ',' && toks[i + 1]?.norm === 'any' && toks.at(-1)?.norm === '?') cut(i, i);
+    // "Bought a keyboard, any tips?", "..., got any ideas?", "..., thoughts?": a question in
+    // chat shorthand after a comma.
+    else if (t.norm === ',' && trailingAsk(toks, i + 1)) cut(i, i);
   }
   if (start < toks.length) out.push({ start, end: toks.length });
   return out;
+}
+
+/** The most words a question in chat shorthand after a comma has ("got any game ideas for her"). */
+const TRAILING_ASK_MAX_WORDS = 6;
+/**
+ * Words that ask to confirm what was just said ("..., right?", "..., no?"): the sentence before
+ * them is what is asked, not a statement.
+ */
+const TAG_WORDS = new Set([
+  'right',
+  'correct',
+  'yes',
+  'no',
+  'yeah',
+  'yep',
+  'ok',
+  'okay',
+  'true',
+  'eh',
+  'huh',
+  'innit',
+  'surely',
+]);
+
+/**
+ * Whether toks[i..] is a short question in chat shorthand that ends the sentence after a comma:
+ * "any tips?", "got any game ideas?", "any chance you could help?", "thoughts?", "ideas?",
+ * "anyone been?". It has no subject of its own and is not a tag asking to confirm the statement
+ * ("right?", "isn't it?"), nor a phrase that goes on with it ("like, peanuts?", "maybe near
+ * the station?", "Paris?", "and you?").
+ */
+function trailingAsk(toks: readonly Tok[], i: number): boolean {
+  if (toks.at(-1)?.norm !== '?') return false;
+  const rest = toks.slice(i, -1);
+  const words = rest.filter((t) => t.pos !== 'PUNCT');
+  const first = rest[0];
+  if (!first || rest.some((t) => t.norm === ',')) return false;
+  // "any ideas for a dinosaur party at the weekend?": "any" asks however long it goes on.
+  if (words.length > TRAILING_ASK_MAX_WORDS && first.norm !== 'any') return false;
+  // "allergic to, like, peanuts?": the statement before the comma is not finished.
+  const before = toks[i - 2];
+  if (before && (before.pos === 'ADP' || before.pos === 'DET' || before.norm === 'like'))
+    return false;
+  if (TAG_WORDS.has(first.norm) || SUBJECT_PRONOUNS.has(first.norm)) return false;
+  if (POSSESSIVES.has(first.norm) || startsClause(toks, i)) return false;
+  switch (first.pos) {
+    case 'DET':
+    case 'NOUN':
+    case 'PRON':
+      return true;
+    case 'VERB':
+      // "got any", "know a good vet": the "you" left out; an -ing form goes on with the statement.
+      return !first.norm.endsWith('ing');
+    case 'ADJ':
+      return rest[1]?.pos === 'NOUN';
+    default:
+      return false;
+  }
 }
 
 /** Whether a segment asks: it ends with "?" or opens with a question word or inverted auxiliary. */

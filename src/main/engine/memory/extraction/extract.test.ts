@@ -282,3 +282,36 @@ describe('extractFacts: chat messages that mix a fact with a request', () => {
     expect(withMeaning(text)).toEqual([]);
   });
 });
+
+describe('extractFacts: how chat puts a statement', () => {
+  it.each([
+    [
+      "Weekends I'm usually out birdwatching on the marshes with a flask.",
+      [
+        'User is usually out birdwatching on the marshes with a flask (weekends) [user|schedule|is usually out birdwatching on the marshes with a flask (weekends)]',
+        'User goes birdwatching [user|hobby|birdwatching]',
+      ],
+    ],
+    [
+      "my daughter Ines turns seven next week and she's begging for a dinosaur party, got any game ideas?",
+      [
+        "User's daughter Ines is 7 years old (9 May 2024) [user's daughter ines|age|7]",
+        'User has a daughter named Ines [user|child|Ines]',
+      ],
+    ],
+    [
+      'My twin brothers are Declan and Ruairi.',
+      [
+        'User has a brother named Declan [user|sibling|Declan]',
+        'User has a brother named Ruairi [user|sibling|Ruairi]',
+      ],
+    ],
+    ['my brother-in-law Tom is a chef', ["User's brother-in-law is Tom [user|-|Tom]"]],
+  ])('%j', (text, expected) => {
+    expect(brief(withMeaning(text))).toEqual(expected);
+  });
+
+  it.each(["I'm one of three kids.", "I'm the youngest of three."])('nothing from %j', (text) => {
+    expect(withMeaning(text)).toEqual([]);
+  });
+});

@@ -39,9 +39,42 @@ describe('truecase', () => {
   });
 
   it('leaves a writer who capitalises alone', () => {
-    const s = analyse('My mate tom from Leeds visited.')[0]!;
+    const s = analyse('My flatmate from Leeds visited home.')[0]!;
     expect(uncased(s.toks)).toBe(false);
     expect(truecase(s, words)).toBe(s);
+  });
+
+  it.each([
+    ['what should i get my brother tom for his birthday?', ['Tom']],
+    ['My son leo starts school in September', ['Leo']],
+    ['My mate tom from Leeds visited.', ['Tom']],
+    ['we took my sister grace out for dinner', ['Grace']],
+  ])('%j: a name after a kind of person, by meaning, whatever follows → %j', (text, expected) => {
+    expect(named(text)).toEqual(expected);
+  });
+
+  it.each([
+    'I drove my mum home after lunch',
+    'give my brother time to settle in',
+    'My daughter college fund is growing',
+    'I walked my son to school today',
+  ])('no name after a kind of person in %j', (text) => {
+    expect(named(text)).toEqual([]);
+  });
+
+  it('reads a name after a kind of person only with word meaning', () => {
+    const s = analyse('what should i get my brother tom for his birthday?')[0]!;
+    expect(truecase(s, null)).toBe(s);
+  });
+
+  it('lets the rules read a relative named in a question', () => {
+    const facts = extractFacts('what should i get my brother tom for his birthday?', {
+      at: Date.UTC(2024, 4, 2),
+      words,
+    });
+    expect(facts.map((f) => `${f.subject}|${f.relation}|${f.object}`)).toEqual([
+      'user|sibling|Tom',
+    ]);
   });
 
   it('lets the rules read names a lower-case writer typed', () => {

@@ -5,11 +5,14 @@
 // and the word could not be anything else there:
 // - right after a kind of person ("my bf jake", "my mum linda is ..."), before a verb, an
 //   adverb, a conjunction or the end: an apposition, the way people introduce someone;
+// - right after a kind of person whatever follows ("what should i get my brother tom for his
+//   birthday?"), in any sentence, when word meaning puts the word among people's names and it
+//   is rarer than the everyday words that sit near names ("drove my mum home");
 // - right after "called" / "named" ("a greyhound called biscuit");
 // - after "in" / "to" / "from" with no article, when the word vectors know it as a rare word
 //   that sits among places ("moved to leeds", "from manchester"), not "to work", "in town".
 import type { AnalysedSentence, Tok } from './nlp.ts';
-import { placeByMeaning } from './meaning.ts';
+import { personByMeaning, placeByMeaning } from './meaning.ts';
 import { personNoun } from './vocabulary.ts';
 import type { WordVectors } from '../../vector/word-vectors.ts';
 
@@ -35,13 +38,43 @@ function nameLike(t: Tok | undefined): t is Tok {
   );
 }
 
-/** "jake" after "my bf" → "Jake". */
-function personAt(toks: readonly Tok[], i: number): boolean {
+/**
+ * The least SIF weight (word-vectors.ts: frequent words weigh less) of a word read as a name by
+ * its meaning: "tom", "bill", "mark" weigh 0.85 or more, while "home", "work", "school",
+ * "time" and "office", which the vectors also put near first names, weigh under 0.8. Chosen on
+ * truecase.test.ts.
+ */
+const NAME_MIN_WEIGHT = 0.8;
+
+/** A word among the most frequent ones (not one the vectors lack): "home", "time", "work". */
+function everyday(words: WordVectors | null, word: string): boolean {
+  if (!words) return false;
+  const weight = words.weight(word);
+  return weight > 0 && weight < NAME_MIN_WEIGHT;
+}
+
+/** "jake" after "my bf" → "Jake"; not an everyday word ("give my brother time to ..."). */
+function personAt(toks: readonly Tok[], i: number, words: WordVectors | null): boolean {
   const t = toks[i];
-  if (!nameLike(t) || t.pos === 'ADJ') return false;
+  if (!nameLike(t) || t.pos === 'ADJ' || everyday(words, t.norm)) return false;
   const before = toks[i - 1];
   if (!before || personNoun(before.norm) === null || before.pos === 'VERB') return false;
   return endsApposition(toks[i + 1]);
+}
+
+/**
+ * "tom" in "get my brother tom for his birthday", "leo" in "My son leo starts school in
+ * September": a word the writer left in lower case right after a kind of person, whatever
+ * follows it, when word meaning says it is a person's name. Not a noun that goes on into a
+ * compound ("my daughter college fund").
+ */
+function relativeNameAt(toks: readonly Tok[], i: number, words: WordVectors | null): boolean {
+  const t = toks[i];
+  const before = toks[i - 1];
+  if (!words || !nameLike(t) || t.pos === 'ADJ' || !/^\p{Ll}+$/u.test(t.text)) return false;
+  if (!before || personNoun(before.norm) === null || before.pos === 'VERB') return false;
+  if (toks[i + 1]?.pos === 'NOUN' || everyday(words, t.norm)) return false;
+  return personByMeaning(words, t.norm);
 }
 
 /** "biscuit" after "called" / "named". */
@@ -67,13 +100,18 @@ function asName(t: Tok): Tok {
   return { ...t, text, pos: 'PROPN' };
 }
 
-/** The sentence with the names a lower-case writer left uncapitalised capitalised. */
+/**
+ * The sentence with the names a writer left uncapitalised capitalised: by the sentence's shape
+ * when it has no capitals at all, after a kind of person by meaning in any sentence.
+ */
 export function truecase(s: AnalysedSentence, words: WordVectors | null): AnalysedSentence {
-  if (!uncased(s.toks)) return s;
+  const lower = uncased(s.toks);
   let changed = false;
   const toks = s.toks.map((t, i) => {
     if (i === 0) return t;
-    if (personAt(s.toks, i) || namedAt(s.toks, i) || placeAt(s.toks, i, words)) {
+    const byShape =
+      lower && (personAt(s.toks, i, words) || namedAt(s.toks, i) || placeAt(s.toks, i, words));
+    if (byShape || relativeNameAt(s.toks, i, words)) {
       changed = true;
       return asName(t);
     }

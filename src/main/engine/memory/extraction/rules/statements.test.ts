@@ -30,6 +30,7 @@ describe('plainStatement', () => {
       'The physio says my hamstring is tight.',
       "User's hamstring is tight (their physio says so) [user|health|hamstring]",
     ],
+    ["I'm one of the founders of Acme.", 'User is one of the founders of Acme [user|-|Acme]'],
   ])('%j', (text, expected) => {
     expect(brief(read(text))).toEqual([expected]);
   });
@@ -43,8 +44,20 @@ describe('plainStatement', () => {
     'He bought a Tesla.',
     'My sister says my cooking is bland.',
     'My knee hurts.',
+    "I'm one of three kids.",
+    "I'm one of 3 kids.",
+    "I'm the youngest of three.",
+    "I'm the eldest of four siblings.",
+    "I'm the middle child of five.",
+    "I'm the youngest of my siblings.",
   ])('nothing from %j', (text) => {
     expect(read(text)).toEqual([]);
+  });
+
+  it('keeps a place in the family when someone is named with it', () => {
+    expect(brief(read("I'm the youngest of three, with two older brothers Tom and Sam."))).toEqual([
+      'User is the youngest of three, with two older brothers Tom and Sam [user|sibling|Tom]',
+    ]);
   });
 
   it('is skipped while the word vectors are not loaded', () => {

@@ -11,7 +11,7 @@ import type { RuleContext, TypedFact } from '../fact.ts';
 import { meaningText, relationByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
 import { joinTokens, nounPhrase, predicateText } from '../phrases.ts';
-import { isHealthProfessional } from '../vocabulary.ts';
+import { isHealthProfessional, personNoun } from '../vocabulary.ts';
 
 /**
  * Verbs whose object is not a fact about the writer: saying, thinking, wanting, trying and
@@ -68,6 +68,34 @@ function nameIn(toks: readonly Tok[]): string | null {
   return null;
 }
 
+/** Words that give a place in a row ("the middle child", "the only girl"). */
+const PLACE_WORDS = new Set(['first', 'last', 'middle', 'only', 'second', 'third']);
+
+/** "one", "second", "eldest", "middle": a word that gives a place or a share among others. */
+function placeWord(t: Tok): boolean {
+  if (t.pos === 'NUM' || t.ent === 'ORDINAL' || PLACE_WORDS.has(t.norm)) return true;
+  // a superlative: "youngest" (lemma "young"), "eldest" (wink tags it a noun)
+  return /.est$/.test(t.norm) && (t.lemma !== t.norm || t.pos === 'NOUN');
+}
+
+/**
+ * "one of three kids", "the youngest of three", "the middle child of five", "the eldest of my
+ * siblings": the writer's place among a group counted or named by a kind of person. It says
+ * how many there are and little else, so it is not kept unless someone is named with it.
+ * Not "one of the founders of Acme": a role, not a place in a family.
+ */
+function placeAmong(rest: readonly Tok[]): boolean {
+  let i = rest[0]?.pos === 'DET' ? 1 : 0;
+  if (!rest[i] || !placeWord(rest[i]!)) return false;
+  const of = rest.findIndex((t, k) => k > i && t.norm === 'of');
+  if (of < 0 || of > i + 2) return false;
+  i = of + 1;
+  while (rest[i] && (rest[i]!.pos === 'DET' || rest[i]!.norm === 'my' || rest[i]!.norm === 'our'))
+    i++;
+  const group = rest[i];
+  return group !== undefined && (group.pos === 'NUM' || personNoun(group.norm) !== null);
+}
+
 /** What the statement is about: its name, else its first noun phrase. */
 function objectOf(rest: readonly Tok[]): string | null {
   const name = nameIn(rest);
@@ -96,6 +124,8 @@ export function plainStatement(c: Clause, ctx: RuleContext): TypedFact[] {
   const rest = objectTokens(c);
   // "I was at Tesco", "I'm in Leeds this week": where someone is for now, not a fact.
   if (c.verb === 'be' && !c.attestedBy && rest[0]?.pos === 'ADP') return [];
+  // "I'm one of three kids", "I'm the youngest of three": a place in the family, no one named.
+  if (c.verb === 'be' && placeAmong(rest) && !nameIn(rest)) return [];
   const owned = c.subject.kind === 'possession' ? c.subject.noun : null;
   // "my blood pressure is high": the thing of the user's is what the fact is about.
   const object = owned ?? objectOf(rest);
