@@ -108,13 +108,13 @@ export function upsertConversationEpisode(
   now: number,
 ): { id: number; created: boolean } {
   if (e.conversationId !== null) {
-    const existing = db
-      .prepare(
-        'SELECT id, salience FROM episodes WHERE agent_id = ? AND conversation_id = ? ORDER BY id LIMIT 1',
-      )
-      .get(e.agentId, e.conversationId) as { id: number; salience: number } | undefined;
+    const existing = cachedStatement(
+      db,
+      'SELECT id, salience FROM episodes WHERE agent_id = ? AND conversation_id = ? ORDER BY id LIMIT 1',
+    ).get(e.agentId, e.conversationId) as { id: number; salience: number } | undefined;
     if (existing) {
-      db.prepare(
+      cachedStatement(
+        db,
         `UPDATE episodes SET summary = ?, topics = ?, entities = ?, decisions = ?, action_items = ?,
            salience = ?, conversation_at = ?, updated_at = ?
          WHERE id = ? AND agent_id = ?`,

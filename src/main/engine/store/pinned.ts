@@ -180,15 +180,14 @@ export function factsByRelation(
  * shows about the user when a question is about their own life.
  */
 export function userFacts(db: Db, agentId: string, limit: number): PinnedRecord[] {
-  const rows = db
-    .prepare(
-      `SELECT * FROM pinned_facts
-        WHERE agent_id = ? AND status = 'active' AND superseded_at IS NULL
-          AND (subject = 'user' OR (subject IS NULL AND content LIKE 'User%'))
-        ORDER BY pinned_by_user DESC, salience DESC, coalesce(valid_from, created_at) DESC, id DESC
-        LIMIT ?`,
-    )
-    .all(agentId, limit) as PinnedRow[];
+  const rows = cachedStatement(
+    db,
+    `SELECT * FROM pinned_facts
+      WHERE agent_id = ? AND status = 'active' AND superseded_at IS NULL
+        AND (subject = 'user' OR (subject IS NULL AND content LIKE 'User%'))
+      ORDER BY pinned_by_user DESC, salience DESC, coalesce(valid_from, created_at) DESC, id DESC
+      LIMIT ?`,
+  ).all(agentId, limit) as PinnedRow[];
   return rows.map(toRecord);
 }
 
@@ -215,12 +214,11 @@ export interface FactText {
  * new again, not a repeat of history.
  */
 export function listFactTexts(db: Db, agentId: string): FactText[] {
-  return db
-    .prepare(
-      `SELECT id, content, status, source_episode_id, subject, relation, object
-         FROM pinned_facts WHERE agent_id = ? AND superseded_at IS NULL`,
-    )
-    .all(agentId) as FactText[];
+  return cachedStatement(
+    db,
+    `SELECT id, content, status, source_episode_id, subject, relation, object
+       FROM pinned_facts WHERE agent_id = ? AND superseded_at IS NULL`,
+  ).all(agentId) as FactText[];
 }
 
 /** A duplicate was seen again: one more source, a little more salience (capped at 1). */

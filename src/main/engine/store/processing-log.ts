@@ -3,6 +3,7 @@
 // duration and an error message only.
 import type { Db } from './db.ts';
 import { equalityConditions, whereClause } from './equality-conditions.ts';
+import { cachedStatement } from './statement-cache.ts';
 
 export type ProcessingKind = 'distill' | 'consolidate' | 'embed';
 export type ProcessingStatus = 'ok' | 'error' | 'dead_letter' | 'skipped';
@@ -32,21 +33,20 @@ export interface ProcessingLogRecord {
 
 export function logProcessing(db: Db, e: ProcessingLogInput): number {
   return Number(
-    db
-      .prepare(
-        `INSERT INTO processing_log (kind, agent_id, status, model, tokens, duration_ms, error, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        e.kind,
-        e.agentId,
-        e.status,
-        e.model ?? null,
-        e.tokens ?? null,
-        Math.max(0, Math.round(e.durationMs)),
-        e.error == null ? null : e.error.slice(0, 1000),
-        e.now,
-      ).lastInsertRowid,
+    cachedStatement(
+      db,
+      `INSERT INTO processing_log (kind, agent_id, status, model, tokens, duration_ms, error, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      e.kind,
+      e.agentId,
+      e.status,
+      e.model ?? null,
+      e.tokens ?? null,
+      Math.max(0, Math.round(e.durationMs)),
+      e.error == null ? null : e.error.slice(0, 1000),
+      e.now,
+    ).lastInsertRowid,
   );
 }
 

@@ -156,12 +156,11 @@ export function conversationMessages(
   conversationId: string,
   maxRows: number,
 ): ConversationMessage[] {
-  const rows = db
-    .prepare(
-      `SELECT id, role, content, created_at FROM transcript
-       WHERE agent_id = ? AND conversation_id = ? ORDER BY id DESC LIMIT ?`,
-    )
-    .all(agentId, conversationId, maxRows) as ConversationMessage[];
+  const rows = cachedStatement(
+    db,
+    `SELECT id, role, content, created_at FROM transcript
+     WHERE agent_id = ? AND conversation_id = ? ORDER BY id DESC LIMIT ?`,
+  ).all(agentId, conversationId, maxRows) as ConversationMessage[];
   return rows.reverse();
 }
 
