@@ -342,6 +342,11 @@ describe('questions about the user in any wording (word meaning from the static 
     'our baby has hiccups all the time, is that normal for newborns?',
     'my wooden table has water rings on it, how do I remove them?',
     "what's a reasonable tip for a taxi in the US?",
+    // A request after what it is about; a fair or clean way to do something; a claim checked.
+    "My neighbour's hedge is hanging over our driveway. Can you help me write a friendly note asking them to trim it?",
+    "My partner and I want a joint savings pot. What's a fair way to split contributions when we earn different amounts?",
+    "We keep getting merge conflicts in our package-lock.json. What's the cleanest way to resolve them?",
+    'My dad swears bats are blind. Is that actually true?',
     // Whether something is allowed or legal is asked of anyone.
     "my neighbour's tree hangs over our fence, am I allowed to cut the branches back?",
     'is it legal for my landlord to keep my deposit?',
@@ -357,6 +362,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'Recommend me something to watch tonight that matches my taste.',
     "Where's home for me?",
     'the car I drive - what make is it?',
+    "I'm vegan. Can you suggest a dinner I can eat?",
   ])('%s → pinned (fitted to the user)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
