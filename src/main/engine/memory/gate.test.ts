@@ -347,6 +347,15 @@ describe('questions about the user in any wording (word meaning from the static 
     "My partner and I want a joint savings pot. What's a fair way to split contributions when we earn different amounts?",
     "We keep getting merge conflicts in our package-lock.json. What's the cleanest way to resolve them?",
     'My dad swears bats are blind. Is that actually true?',
+    // Claims checked, questions passed on, things written about (not for) someone, a supposition.
+    'My partner thinks the Eiffel Tower grows in summer. Is that actually a thing?',
+    'My brother wants to know the difference between 4G and 5G in simple terms.',
+    'Can dogs eat grapes? Asking because my kids keep sharing their snacks with dogs at the park.',
+    'Write a limerick about my cat knocking things off the kitchen counter.',
+    'How do I get red wine out of a carpet? My brother-in-law knocked a glass over last night.',
+    'Our office is debating whether "data" is singular or plural. What do the style guides say?',
+    'If a car does 40 mpg and petrol is £1.50 a litre, how much would a 300 mile trip cost us?',
+    'my python script throws IndexError on an empty list, whats the cleanest way to guard against that',
     // Whether something is allowed or legal is asked of anyone.
     "my neighbour's tree hangs over our fence, am I allowed to cut the branches back?",
     'is it legal for my landlord to keep my deposit?',
@@ -363,6 +372,7 @@ describe('questions about the user in any wording (word meaning from the static 
     "Where's home for me?",
     'the car I drive - what make is it?',
     "I'm vegan. Can you suggest a dinner I can eat?",
+    "write a short note for my husband's birthday card, with his name in it",
   ])('%s → pinned (fitted to the user)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });

@@ -37,7 +37,14 @@ const IDENTITY =
 const TRANSCRIPT =
   /\b(verbatim|word for word|exact (?:words|wording|phrase|message|quote)|quote (?:me|back|what|my|your)|what exactly did (?:i|you|we)|exactly what (?:i|you|we) (?:said|wrote|asked)|the exact (?:thing|text)|my exact words|(?:i|you) literally (?:said|wrote))\b/iu;
 const QUOTED = /["“][^"”]{2,200}["”]/u;
-const SAY_VERBS = /\b(said|say|wrote|write|typed|mentioned|told|asked)\b/iu;
+/**
+ * Said by someone memory may have heard: the user, the assistant, a person ("did Noor say",
+ * "you wrote", "what she told me"); "what do the style guides say?" asks about a book.
+ */
+const SAID_BY_PERSON =
+  /\b(?:i|we|you|he|she|they)\s+(?:\w+\s+){0,2}(?:said|say|wrote|write|typed|mentioned|told|asked)\b|\b(?:did|does|do)\s+(?:i|we|you|he|she|they)\s+(?:\w+\s+)?(?:say|write|type|mention|tell|ask)\b/iu;
+const SAID_BY_NAME =
+  /\b\p{Lu}[\p{L}'’-]*\s+(?:\w+\s+)?(?:said|say|wrote|write|mentioned|told|asked)\b/u;
 
 const EPISODE_STRONG =
   /\b(we (?:discussed|talked|spoke|chatted|covered|decided|agreed|worked on)|you (?:said|told me|mentioned|suggested|recommended|promised|helped me)|remember when|last time (?:we|i|you)|our (?:last|previous|earlier) (?:conversation|chat|discussion|session|talk)|(?:did|have) we (?:ever )?(?:discuss|talk|speak|chat|decide)|when did (?:i|we|you))\b/iu;
@@ -69,7 +76,7 @@ const TROUBLESHOOTING =
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE = new RegExp(
-  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\bwhat(?:['’]s| is| would be) (?:a|the) (?:\w+ )?way to\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way to\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
   'iu',
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
@@ -168,7 +175,7 @@ const OWN_BODY =
  * general, not of what memory holds about the user's.
  */
 const SYMPTOM_ADVICE =
-  /\b(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:(?:a|an)\s+)?(?:normal|common|serious|something\s+to\s+worry\s+about|(?:bad|good|warning)\s+sign|concern(?:ing)?|a\s+problem|dangerous|bad)\b|\bshould\s+(?:i|we)\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\b|\bwhat\s+(?:can|could|would|might|will)\s+help\b|\bany\s+(?:tips|advice|ideas|suggestions|remedies|stretches|exercises|fixes)\b|\b(?:remed(?:y|ies)|stretches|exercises)\b/iu;
+  /\b(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:usually\s+|really\s+|actually\s+|generally\s+)?(?:(?:a|an)\s+)?(?:normal|common|serious|something\s+to\s+worry\s+about|(?:bad|good|warning)\s+sign|concern(?:ing)?|a\s+problem|dangerous|bad)\b|\bshould\s+(?:i|we)\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\b|\bwhat\s+(?:can|could|would|might|will)\s+help\b|\bany\s+(?:tips|advice|ideas|suggestions|remedies|stretches|exercises|fixes)\b|\b(?:remed(?:y|ies)|stretches|exercises)\b/iu;
 /** "how do I set up …", "how can I tell if …": a procedure, whoever the message mentions. */
 const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
 /**
@@ -177,7 +184,22 @@ const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:way|fix|cure|trick)\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgenerally\b/iu;
+  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:way|fix|cure|trick)\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$/iu;
+/** "an email to my manager", "a note for my wife's valentine card": a task for one of theirs. */
+const TO_PERSON = /\b(?:for|to)\s+(?:my|our)\b/iu;
+/**
+ * "My dad swears bats are blind", "my colleague says you can't start a sentence with
+ * 'because'", "settle an argument between me and my brother": a claim checked or a dispute
+ * settled is about the world, whoever made it.
+ */
+const REPORTED_CLAIM =
+  /\b(?:says?|said|swears?|swore|claims?|claimed|thinks?|insists?|reckons?|believes?|argues?|keeps\s+saying|refuses\s+to\s+believe|(?:don|doesn)['’]?t\s+believe|disagree|can['’]?t\s+agree|settle|debating|wants\s+to\s+know|asked\s+(?:me\s+)?(?:if|whether|how|why|what))\b/iu;
+/** "my brother wants to know …", "my kid asked why …": someone else's question passed on. */
+const RELAYED_QUESTION =
+  /\b(?:wants?\s+to\s+know|asked\s+(?:me\s+)?(?:if|whether|why|how|what|when|where)|(?:is|was)\s+asking\s+(?:if|whether|why|how|what|about))\b/iu;
+/** Whether a claim holds: "is that true?", "is that a myth?", "do they really …?" */
+const TRUTH_CHECK =
+  /\b(?:true|truth|right|correct|accurate|real|really|actually|myth|do\s+they|does\s+it|is\s+it)\b/iu;
 /** "what should I get my boss?", "what can I cook for my kids?": something chosen for them. */
 const FOR_PERSON =
   /\b(?:get|buy|give|send)\s+(?:my|our)\b|\b(?:gifts?|presents?|cook|bake|make)\b[^?.!]{0,25}\bfor\s+(?:my|our)\b/iu;
@@ -187,7 +209,12 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const text = message.slice(0, HEAD_CHARS);
   if (text.trim() === '') return 'none';
   if (IDENTITY.test(text)) return 'identity';
-  if (TRANSCRIPT.test(text) || (QUOTED.test(text) && SAY_VERBS.test(text) && recallOrPast(text)))
+  if (
+    TRANSCRIPT.test(text) ||
+    (QUOTED.test(text) &&
+      (SAID_BY_PERSON.test(text) || SAID_BY_NAME.test(text)) &&
+      recallOrPast(text))
+  )
     return 'transcript';
   if (EPISODE_STRONG.test(text)) return 'episode';
 
@@ -205,7 +232,11 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // How things go in general, asked with the user's own as the example ("my puppy cries in the
   // crate at night, what should I do?", "my react component re-renders, what usually causes
   // that?").
-  const generalCause = GENERAL_CAUSE.test(text) || SYMPTOM_ADVICE.test(text);
+  const generalCause =
+    GENERAL_CAUSE.test(text) ||
+    SYMPTOM_ADVICE.test(text) ||
+    RELAYED_QUESTION.test(text) ||
+    (REPORTED_CLAIM.test(text) && TRUTH_CHECK.test(text));
   const people = ctx.people ?? ctx.knownNames;
   let named = mentionsKnownName(text, people);
   if (!named && ctx.people !== undefined) {
@@ -233,11 +264,17 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // puppy cries in the crate at night, what should I do?"), unless something is chosen for
   // them ("what should I get my boss for Christmas?").
   const personAsked = questionClause(text);
+  // A task counts when it is for or to them ("an email to my manager", "a note for my wife's
+  // card"), not about them ("a limerick about my cat"); a question, when it asks about them,
+  // not about what they claim ("My dad swears bats are blind. Is that true?").
   const ownPerson =
     !CODE_LIKE.test(text) &&
     !HOW_TO.test(personAsked) &&
-    (task || FOR_PERSON.test(text) || (!advice && !generalCause)) &&
-    mentionsOwnPerson(text);
+    (FOR_PERSON.test(text)
+      ? mentionsOwnPerson(text)
+      : task
+        ? TO_PERSON.test(text) && mentionsOwnPerson(text)
+        : !advice && !generalCause && mentionsOwnPerson(personAsked));
   // "what's wrong with my arm?", "how's my knee these days?": the user's own body, asked about,
   // is their health (an injury or condition memory may hold); whether a symptom is normal, what
   // causes or eases it, is asked of anyone's ("why does my knee hurt on stairs?").
@@ -245,7 +282,15 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     !task && QUESTION.test(text) && OWN_BODY.test(text) && !generalCause && !CODE_LIKE.test(text);
   if (task && !named && !recall && !ownPerson) return 'none';
 
-  if (EPISODE_RELATIVE.test(text) && (named || personal || QUESTION.test(text))) return 'episode';
+  // "How do I get red wine out of a carpet? My brother-in-law knocked a glass over last night":
+  // the time says when the trouble began, the question asks how to fix it.
+  const relative =
+    EPISODE_RELATIVE.test(text) &&
+    !(
+      (HOW_TO.test(personAsked) || ADVICE.test(personAsked)) &&
+      !EPISODE_RELATIVE.test(personAsked)
+    );
+  if (relative && (named || personal || QUESTION.test(text))) return 'episode';
   if (EPISODE_DATED.test(text) && (named || personal)) return 'episode';
   if (recall || PREFERENCE.test(text)) return 'pinned';
   if (named || ownPerson || ownBody) return 'pinned';
@@ -453,7 +498,9 @@ function isFirstPersonQuestion(head: string, ctx: GateContext, message: string):
     !(FIRST_PERSON.test(head.replace(/\bUS\b/gu, '')) || RECALL_OPEN.test(message)) ||
     ADVICE.test(head) ||
     HOW_DO_I.test(head) ||
-    ENABLES_US.test(head)
+    ENABLES_US.test(head) ||
+    // "If a car does 40 mpg …, how much would the trip cost us?": a supposition to work out.
+    /^\s*if\b/iu.test(message)
   )
     return false;
   const best = ctx.relationsOf(head)[0];
