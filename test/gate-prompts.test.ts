@@ -76,6 +76,29 @@ describe('gate on the prompt fixtures', () => {
     expect(missed).toEqual([]);
   });
 
+  it('capitals after an article name a thing, not someone to know', () => {
+    const ctx = gateContextFrom({
+      transcriptHeads: [],
+      episodeEntities: [],
+      facts: [
+        'Mel has a Horse Painting',
+        "User's manager is Priya Raman",
+        'User lives in New York',
+      ],
+      identity: [],
+    });
+    expect(ctx.knownNames.has('painting')).toBe(false);
+    expect(ctx.knownNames.has('horse')).toBe(false);
+    expect(ctx.knownNames.has('priya')).toBe(true);
+    expect(ctx.knownNames.has('new york')).toBe(true);
+    expect(
+      classifyHeuristic(
+        "we're thinking of painting our living room, does eggshell or matte finish hold up better?",
+        ctx,
+      ),
+    ).toBe('none');
+  });
+
   it('names of people count alone, other names only in a question about the user', () => {
     expect(classifyHeuristic('How is Maria doing?', labelled)).toBe('pinned');
     expect(classifyHeuristic("What is Pepper's favourite toy?", labelled)).toBe('pinned');

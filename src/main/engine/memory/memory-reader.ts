@@ -239,7 +239,12 @@ const MIN_SPEAKER_TURNS = 2;
 /** Facts that introduce a person or pet: their capitalised words are people's names. */
 const PERSON_FACT =
   /\b(?:name|named|called|wife|husband|partner|spouse|son|daughter|kids?|child|children|mom|mother|mum|dad|father|brother|sister|boyfriend|girlfriend|fianc[eé]e?|grand(?:ma|mother|pa|father)|dog|cat|puppy|kitten|pet|baby|cousin|aunt|uncle|niece|nephew|friend|roommate|colleague|boss|manager|neighbou?r)\b/iu;
-const CAPITALISED_INSIDE = /(?<=[^.!?]\s)\p{Lu}[\p{L}'-]{2,}/gu;
+/**
+ * Capitalised words inside a fact, a run of them at a time ("Priya Raman", "New York"); not
+ * after an article or a possessive, where capitals name a thing ("has a Horse Painting").
+ */
+const CAPITALISED_INSIDE =
+  /(?<=[^.!?]\s)(?<!\b(?:a|an|the|some|this|that|my|our|his|her|their|its)\s)(?<!\p{Lu}[\p{L}'-]*\s)\p{Lu}[\p{L}'-]{2,}(?:\s\p{Lu}[\p{L}'-]{2,})*/gu;
 
 /**
  * The gate's names from what the agent remembers. People: speaker labels of the transcript
