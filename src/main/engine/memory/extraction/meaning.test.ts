@@ -2,11 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureWordVectorAsset } from '../../../../../test/helpers/word-vectors.ts';
 import { loadWordVectors, type WordVectors } from '../../vector/word-vectors.ts';
 import {
+  frequentNameByMeaning,
   meaningText,
   pastimeByMeaning,
   personByMeaning,
   personRelationByMeaning,
   relationByMeaning,
+  softwareByMeaning,
 } from './meaning.ts';
 import { analyse } from './nlp.ts';
 
@@ -77,4 +79,28 @@ describe('pastimeByMeaning', () => {
   it.each(['working', 'teaching', 'calling', 'visiting', 'training'])('%j is not', (w) => {
     expect(pastimeByMeaning(words, w)).toBe(false);
   });
+});
+
+describe('frequentNameByMeaning', () => {
+  it.each(['john', 'david', 'mark', 'george'])('%j is mostly a name', (w) => {
+    expect(frequentNameByMeaning(words, w)).toBe(true);
+  });
+
+  it.each(['love', 'letter', 'time', 'home', 'money'])('%j is not', (w) => {
+    expect(frequentNameByMeaning(words, w)).toBe(false);
+  });
+});
+
+describe('softwareByMeaning', () => {
+  it.each(['excel', 'django', 'emacs', 'ubuntu', 'gmail', 'aws'])('%j is software', (w) => {
+    expect(softwareByMeaning(words, w)).toBe(true);
+  });
+
+  // everyday things, and words the vectors do not know (neither)
+  it.each(['pencil', 'notebook', 'coffee', 'spanish', 'inhaler', 'glasses', 'dbt'])(
+    '%j is not',
+    (w) => {
+      expect(softwareByMeaning(words, w)).toBe(false);
+    },
+  );
 });

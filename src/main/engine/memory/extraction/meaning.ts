@@ -149,6 +149,30 @@ export function personByMeaning(words: WordVectors, word: string): boolean {
 }
 
 /**
+ * A frequent word is a person's name only when word meaning puts it right among first names:
+ * "john", "david", "mark" (nearest first name 0.6 or more, 0.1 nearer than organisations) are
+ * names as often as words, while "love", "letter", "time" or "home", which the vectors also
+ * put near names, are not. Chosen on the most frequent words of the vectors' vocabulary, where
+ * the only words this close to first names are names, kinds of relative and a few words that
+ * are never nouns ("later", "wrote"), and on truecase.test.ts.
+ */
+export const FREQUENT_NAME_MIN_SIMILARITY = 0.6;
+
+/** Whether a frequent word (one word, lower case) is mostly a person's name by its meaning. */
+export function frequentNameByMeaning(words: WordVectors, word: string): boolean {
+  return (
+    amongKind(
+      words,
+      word,
+      FIRST_NAMES,
+      ORGANISATIONS,
+      FREQUENT_NAME_MIN_SIMILARITY,
+      PERSON_MIN_MARGIN,
+    ) ?? false
+  );
+}
+
+/**
  * An activity (an -ing word) is a pastime when the word vectors put it nearer to sports and
  * pastimes than to the day's duties by at least the margin: "swimming", "rowing", "birding"
  * are pastimes, "working", "commuting", "studying" are not. A word the vectors do not know
@@ -249,5 +273,38 @@ const FOOD = 'chocolate bread honey cheese chicken candy flowers home heaven'.sp
 export function inedibleByMeaning(words: WordVectors, word: string): boolean {
   return (
     amongKind(words, word, INEDIBLE, FOOD, INEDIBLE_MIN_SIMILARITY, INEDIBLE_MIN_MARGIN) ?? false
+  );
+}
+
+/**
+ * A word is software when the word vectors put it nearer to programs, languages and systems
+ * than to everyday things by at least the margin: "excel", "emacs", "django", "aws", "ubuntu"
+ * are software, "notebook", "pencil", "inhaler", "coffee", "spanish" are not. Product names
+ * sit weakly even among their own kind in static vectors (an editor or a cloud is at 0.2 to
+ * 0.4 from "software"), so the least similarity is low and the margin does the work. Unknown
+ * words ("dbt", "vscode", "jira": a 100k-word vocabulary lacks most product names) are not:
+ * the callers decide where a word nobody knows may still be a tool's name. Chosen on our own
+ * words (meaning.test.ts, rules/tech.test.ts).
+ */
+export const SOFTWARE_MIN_SIMILARITY = 0.2;
+export const SOFTWARE_MIN_MARGIN = 0.15;
+const SOFTWARE =
+  'software linux python javascript photoshop excel database windows android browser spreadsheet plugin'.split(
+    ' ',
+  );
+const EVERYDAY_THINGS =
+  'food music house team office book car paper money family medication clothes'.split(' ');
+
+/** Whether a word (one word, lower case) names software by its meaning. */
+export function softwareByMeaning(words: WordVectors, word: string): boolean {
+  return (
+    amongKind(
+      words,
+      word,
+      SOFTWARE,
+      EVERYDAY_THINGS,
+      SOFTWARE_MIN_SIMILARITY,
+      SOFTWARE_MIN_MARGIN,
+    ) ?? false
   );
 }

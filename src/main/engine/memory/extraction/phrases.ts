@@ -1,8 +1,8 @@
 // Reading phrases out of a clause's tokens and writing facts in the third person. Shared by
 // every rule, so a noun phrase or a subject is read one way everywhere.
-import type { Clause, Subject } from './clause.ts';
+import { verbLemma, type Clause, type Subject } from './clause.ts';
 import type { Tok } from './nlp.ts';
-import { isIngNoun, singular } from './vocabulary.ts';
+import { isIngNoun, isTeamNoun, singular } from './vocabulary.ts';
 
 export interface Phrase {
   /** Without a leading article ("green tea", "Honda Civic"). */
@@ -74,8 +74,11 @@ const isWordish = (t: Tok | undefined) =>
 /** Tokens joined back into text ("do n't" → "don't", "Rome ," → "Rome,"). */
 export function joinTokens(toks: readonly Tok[]): string {
   let out = '';
-  for (const t of toks) {
-    const glue = /^(?:[,.;:!?)%]|n't|'s|'re|'ve|'ll|'d|'m)$/i.test(t.text) || out.endsWith('(');
+  for (const [i, t] of toks.entries()) {
+    // "5k": wink splits a distance in thousands from its number.
+    const thousands = t.norm === 'k' && toks[i - 1]?.pos === 'NUM';
+    const glue =
+      /^(?:[,.;:!?)%]|n't|'s|'re|'ve|'ll|'d|'m)$/i.test(t.text) || out.endsWith('(') || thousands;
     out += (out === '' || glue ? '' : ' ') + t.text;
   }
   return out.replace(/\s*-\s*/g, '-');
@@ -343,4 +346,56 @@ export function afterListJoin(toks: readonly Tok[], i: number): number {
   let j = i;
   while (toks[j]?.norm === ',' || toks[j]?.norm === 'and') j++;
   return j;
+}
+
+/**
+ * The writer's own team as a clause's subject: "our team uses dbt", "my squad deploys on
+ * Thursdays", "our data team is on Snowflake", "we as a team use Jira". The writer works
+ * there, so what the team uses or does at set times is the user's tool, stack or schedule,
+ * as with "we". Returns the clause read with the user ("we") as its subject, its verb in the
+ * base form as after "we", and the noun a fact names the team by; null for any other subject,
+ * someone else's team included ("their team", "my brother's team").
+ */
+export function ownTeam(c: Clause): { clause: Clause; noun: string } | null {
+  const s = c.subject;
+  if (s.kind === 'possession' && !s.name && isTeamNoun(s.noun.split(' ').at(-1) ?? '')) {
+    return { clause: asWe(c, c.verbAt), noun: s.noun };
+  }
+  // "we as a team use Jira": wink may read the verb after the aside as a noun.
+  const as = c.subjectEnd;
+  const article = c.toks[as + 1]?.norm;
+  const noun = c.toks[as + 2]?.norm ?? '';
+  if (
+    s.kind !== 'user' ||
+    !s.plural ||
+    c.toks[as]?.norm !== 'as' ||
+    (article !== 'a' && article !== 'the') ||
+    !isTeamNoun(noun)
+  )
+    return null;
+  const verbAt = c.verbAt > as + 2 ? c.verbAt : as + 3;
+  if (!c.toks[verbAt] || c.toks[verbAt]!.pos === 'PUNCT') return null;
+  return { clause: asWe(c, verbAt, as + 3), noun };
+}
+
+/** The clause with "we" as its subject and its verb at `verbAt` in the base form ("deploys" → "deploy"). */
+function asWe(c: Clause, verbAt: number, subjectEnd = c.subjectEnd): Clause {
+  const verb = c.toks[verbAt];
+  if (!verb) return { ...c, subject: { kind: 'user', plural: true }, subjectEnd };
+  const lemma = verb.pos === 'AUX' ? verb.lemma : verbLemma(verb);
+  const base =
+    verb.pos === 'AUX' ? verb : { ...verb, text: lemma, norm: lemma, pos: 'VERB' as const };
+  return {
+    ...c,
+    toks: c.toks.map((t, i) => (i === verbAt ? base : t)),
+    subject: { kind: 'user', plural: true },
+    subjectEnd,
+    verbAt,
+    verb: c.verbAt === verbAt ? c.verb : lemma,
+  };
+}
+
+/** A fact's text about the user said of their team: "User uses dbt" → "User's team uses dbt". */
+export function teamText(text: string, noun: string): string {
+  return text.replace(/^User /u, `User's ${noun} `);
 }

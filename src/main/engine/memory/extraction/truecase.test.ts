@@ -49,6 +49,9 @@ describe('truecase', () => {
     ['My son leo starts school in September', ['Leo']],
     ['My mate tom from Leeds visited.', ['Tom']],
     ['we took my sister grace out for dinner', ['Grace']],
+    // frequent words that are mostly names
+    ['my brother john is coming over', ['John']],
+    ['i saw my brother mark yesterday', ['Mark']],
   ])('%j: a name after a kind of person, by meaning, whatever follows → %j', (text, expected) => {
     expect(named(text)).toEqual(expected);
   });
@@ -58,6 +61,10 @@ describe('truecase', () => {
     'give my brother time to settle in',
     'My daughter college fund is growing',
     'I walked my son to school today',
+    // an everyday word and a plural are what is sent, not a name
+    'send my mum love',
+    'send my mum love from Lisbon',
+    'send my nan flowers',
   ])('no name after a kind of person in %j', (text) => {
     expect(named(text)).toEqual([]);
   });

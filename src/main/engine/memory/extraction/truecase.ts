@@ -6,13 +6,15 @@
 // - right after a kind of person ("my bf jake", "my mum linda is ..."), before a verb, an
 //   adverb, a conjunction or the end: an apposition, the way people introduce someone;
 // - right after a kind of person whatever follows ("what should i get my brother tom for his
-//   birthday?"), in any sentence, when word meaning puts the word among people's names and it
-//   is rarer than the everyday words that sit near names ("drove my mum home");
+//   birthday?"), in any sentence, when word meaning puts the word among people's names;
+// - after a kind of person, never an everyday word ("drove my mum home", "send my mum love":
+//   a frequent word unless its meaning is mostly a name, as "john" or "mark") nor a plural
+//   ("send my nan flowers");
 // - right after "called" / "named" ("a greyhound called biscuit");
 // - after "in" / "to" / "from" with no article, when the word vectors know it as a rare word
 //   that sits among places ("moved to leeds", "from manchester"), not "to work", "in town".
 import type { AnalysedSentence, Tok } from './nlp.ts';
-import { personByMeaning, placeByMeaning } from './meaning.ts';
+import { frequentNameByMeaning, personByMeaning, placeByMeaning } from './meaning.ts';
 import { personNoun } from './vocabulary.ts';
 import type { WordVectors } from '../../vector/word-vectors.ts';
 
@@ -27,11 +29,16 @@ function endsApposition(next: Tok | undefined): boolean {
   return ['VERB', 'AUX', 'ADV', 'PUNCT', 'CCONJ', 'PART'].includes(next.pos) || next.ent !== null;
 }
 
-/** A word that could be a name: a noun or name by wink's reading, letters only, not a date. */
+/**
+ * A word that could be a name: a noun or name by wink's reading, letters only, not a date, and
+ * not a plural wink takes back to its singular ("send my mum flowers": "flowers" → "flower";
+ * "james" or "agnes" stay as they are).
+ */
 function nameLike(t: Tok | undefined): t is Tok {
   return (
     t !== undefined &&
     (t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ') &&
+    (t.pos !== 'NOUN' || t.lemma === t.norm) &&
     t.ent === null &&
     /^\p{L}{2,}$/u.test(t.text) &&
     personNoun(t.norm) === null
@@ -39,18 +46,19 @@ function nameLike(t: Tok | undefined): t is Tok {
 }
 
 /**
- * The least SIF weight (word-vectors.ts: frequent words weigh less) of a word read as a name by
- * its meaning: "tom", "bill", "mark" weigh 0.85 or more, while "home", "work", "school",
- * "time" and "office", which the vectors also put near first names, weigh under 0.8. Chosen on
- * truecase.test.ts.
+ * The SIF weight (word-vectors.ts: frequent words weigh less) under which a word is among the
+ * everyday ones, the 1,400 or so most frequent: "love", "money", "letter", "time", "home",
+ * which the vectors also put near first names. Such a word is a name only when its meaning
+ * puts it right among first names ("john", "david", "mark": meaning.ts
+ * `frequentNameByMeaning`). Chosen on truecase.test.ts.
  */
-const NAME_MIN_WEIGHT = 0.8;
+const EVERYDAY_MAX_WEIGHT = 0.95;
 
-/** A word among the most frequent ones (not one the vectors lack): "home", "time", "work". */
+/** A frequent word that is not mostly a name: "love", "home", "time"; not "john" or "mark". */
 function everyday(words: WordVectors | null, word: string): boolean {
   if (!words) return false;
   const weight = words.weight(word);
-  return weight > 0 && weight < NAME_MIN_WEIGHT;
+  return weight > 0 && weight < EVERYDAY_MAX_WEIGHT && !frequentNameByMeaning(words, word);
 }
 
 /** "jake" after "my bf" → "Jake"; not an everyday word ("give my brother time to ..."). */

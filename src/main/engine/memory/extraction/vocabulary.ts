@@ -524,6 +524,16 @@ export function isOrganisationNoun(noun: string): boolean {
   return ORGANISATIONS.has(noun.toLowerCase());
 }
 
+/** The group a writer works in, as they call their own: "our team", "my squad", "our company". */
+const TEAMS = new Set(
+  'team squad company org organisation organization department startup firm'.split(' '),
+);
+
+/** Whether a noun names a group people work in together ("team", "squad", "company"). */
+export function isTeamNoun(noun: string): boolean {
+  return TEAMS.has(noun.toLowerCase());
+}
+
 /** Whether a noun is something an organisation has that its staff go through ("reviews"). */
 export function isOrganisationWork(noun: string): boolean {
   return ORGANISATION_WORK.has(noun.toLowerCase());
@@ -586,6 +596,10 @@ export function isProgrammingContext(word: string): boolean {
     'website',
     'repo',
     'monorepo',
+    'ci',
+    'pipeline',
+    'infra',
+    'hosting',
   ].includes(word.toLowerCase());
 }
 

@@ -132,11 +132,18 @@ describe('instrument', () => {
       'My husband plays cello.',
       ["User's husband plays the cello [user's husband|instrument|cello]"],
     ],
+    // practised; wink reads "piano" after some verbs as an adverb
+    ['Most evenings I practise piano', ['User plays the piano [user|instrument|piano]']],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(instrument, sentence))).toEqual(expected);
   });
 
-  it.each(['I play chess.', "I don't play the drums."])('nothing from %j', (s) => {
+  it.each([
+    'I play chess.',
+    "I don't play the drums.",
+    'I practise law.',
+    'I practise yoga daily.',
+  ])('nothing from %j', (s) => {
     expect(applyRule(instrument, s)).toEqual([]);
   });
 });
@@ -227,9 +234,11 @@ describe('hobbyByFrequency', () => {
     ],
     [
       'I run 5k most mornings.',
-      "User's hobby is running (runs 5 k most mornings) [user|hobby|running]",
+      "User's hobby is running (runs 5k most mornings) [user|hobby|running]",
     ],
     ['We row every Saturday.', "User's hobby is rowing (rows every Saturday) [user|hobby|rowing]"],
+    // the time said before the subject
+    ['Weekend mornings, I run 5k', "User's hobby is running (runs 5k) [user|hobby|running]"],
   ])('%j', (text, expected) => {
     expect(withMeaning(hobbyByFrequency, text)).toEqual([expected]);
   });

@@ -19,7 +19,7 @@ import {
 } from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
 import { isDiet, isInstrument, isJob, personNoun } from '../vocabulary.ts';
-import { recurring } from './routine.ts';
+import { recurringClause } from './routine.ts';
 
 const DEICTIC = new Set([
   'it',
@@ -454,15 +454,20 @@ function activityList(rest: readonly Tok[], from: number): string[] {
   return out;
 }
 
-/** "I play the cello", "my husband plays guitar and piano". */
+/** Verbs of playing an instrument: "I play the cello", "I practise piano most evenings". */
+const PLAYING = new Set(['play', 'practise', 'practice']);
+
+/** "I play the cello", "my husband plays guitar and piano", "Most evenings I practise piano". */
 export function instrument(c: Clause): TypedFact[] {
-  if (c.verb !== 'play' || c.negated) return [];
+  if (!PLAYING.has(c.verb) || c.negated) return [];
   const rest = objectTokens(c);
-  return nounList(rest, rest[0]?.norm === 'the' ? 1 : 0)
-    .filter((np) => isInstrument(np.text))
-    .flatMap((np) =>
-      factAbout(c, 'instrument', np.text, `plays the ${np.text}`, { salience: 0.65 }),
-    );
+  const from = rest[0]?.norm === 'the' ? 1 : 0;
+  const named = nounList(rest, from).map((np) => np.text);
+  // wink reads "piano" after some verbs as the musical direction, an adverb.
+  if (named.length === 0 && rest[from]?.pos === 'ADV') named.push(rest[from]!.norm);
+  return named
+    .filter((text) => isInstrument(text))
+    .flatMap((text) => factAbout(c, 'instrument', text, `plays the ${text}`, { salience: 0.65 }));
 }
 
 const LEARN_VERBS = new Set(['learn', 'study', 'practice', 'practise']);
@@ -620,7 +625,7 @@ export function hobbyByFrequency(c: Clause, ctx: RuleContext): TypedFact[] {
   if (!ctx.words || c.subject.kind !== 'user' || c.negated || c.past) return [];
   if (c.verbAt < 0 || c.verb === 'be' || c.verb === 'have' || c.verb === 'do') return [];
   const object = objectKind(objectTokens(c));
-  if (!recurring(c.toks) || object === null) return [];
+  if (!recurringClause(c) || object === null) return [];
   const activity = gerund(c.verb);
   // A measure of distance or sets says exercise by itself, unless the miles are driven.
   const exercise = object === 'measured' && !MOTORISED.has(c.verb);

@@ -104,6 +104,68 @@ describe('schedule', () => {
   );
 });
 
+describe('schedule: a recurring time before the subject', () => {
+  it.each([
+    [
+      'Mornings I swim at the lido',
+      'User swims at the lido (in the mornings) [user|schedule|swims at the lido (in the mornings)]',
+    ],
+    [
+      'Most evenings I practise piano',
+      'User practices piano (most evenings) [user|schedule|practices piano (most evenings)]',
+    ],
+    [
+      'Weekend mornings, I run 5k',
+      'User runs 5k (weekend mornings) [user|schedule|runs 5k (weekend mornings)]',
+    ],
+    [
+      'Some weekends we go hiking in the hills',
+      'User goes hiking in the hills (some weekends) [user|schedule|goes hiking in the hills (some weekends)]',
+    ],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(schedule, sentence))).toEqual([expected]);
+  });
+
+  it.each([
+    // not every time of the day: one, or none before the subject
+    'Last week I swam at the lido',
+    'This morning I swam at the lido',
+    'Mornings are hard',
+    "I can't stand mornings at all",
+    // when, but too little of what
+    'Mornings I swim',
+  ])('nothing from %j', (s) => {
+    expect(applyRule(schedule, s)).toEqual([]);
+  });
+
+  it('leaves a way to work to the commute', () => {
+    expect(applyRule(schedule, 'I cycle to work every day, about 8 miles each way')).toEqual([]);
+  });
+});
+
+describe("schedule: the writer's own team", () => {
+  it.each([
+    [
+      'my team deploys on Thursdays',
+      "User's team deploys on Thursdays [user|schedule|deploys on Thursdays]",
+    ],
+    [
+      'Our squad does standup every morning at 9.',
+      "User's squad does standup every morning at 9 [user|schedule|does standup every morning at 9]",
+    ],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(schedule, sentence))).toEqual([expected]);
+  });
+
+  it.each([
+    'their team deploys on Thursdays',
+    "my brother's team deploys on Thursdays",
+    'my team won on Saturday',
+  ])('nothing from %j', (s) => {
+    expect(applyRule(schedule, s)).toEqual([]);
+  });
+});
+
 describe('schedule: a time of day said as a habit', () => {
   it.each([
     ['I usually get up at 6.', 'User usually gets up at 6 [user|schedule|usually gets up at 6]'],
@@ -243,9 +305,7 @@ describe('commute: "in" with no place after it', () => {
 describe('schedule: a clause that ends where the next one begins', () => {
   it('leaves a dangling ", even" to the clause it belongs to', () => {
     expect(
-      brief(applyRule(schedule, "I ride my e-bike in every day, even when it's chucking it down.")),
-    ).toEqual([
-      'User rides their e-bike in every day [user|schedule|rides their e-bike in every day]',
-    ]);
+      brief(applyRule(schedule, "I swim at the lido every day, even when it's chucking it down.")),
+    ).toEqual(['User swims at the lido every day [user|schedule|swims at the lido every day]']);
   });
 });

@@ -7,8 +7,10 @@ import {
   isActivity,
   joinTokens,
   nounPhrase,
+  ownTeam,
   predicateText,
   properName,
+  teamText,
   type Phrase,
 } from '../phrases.ts';
 import type { Tok } from '../nlp.ts';
@@ -244,7 +246,16 @@ export function commute(c: Clause): TypedFact[] {
   return [];
 }
 
-const RECURRING = new Set(['every', 'each', 'daily', 'weekly', 'weekdays', 'weekends', 'nightly']);
+const RECURRING = new Set([
+  'every',
+  'each',
+  'daily',
+  'weekly',
+  'weekdays',
+  'weekends',
+  'weeknights',
+  'nightly',
+]);
 const WEEKDAY_PLURAL = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days$/;
 
 const PARTS_OF_DAY = new Set(['mornings', 'afternoons', 'evenings', 'nights']);
@@ -276,31 +287,68 @@ export function recurring(toks: readonly Tok[]): boolean {
 }
 
 const WEEKDAY = /^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$/;
+/** Parts of the day and of the week, one or every: "morning", "evenings", "weekend", "weeknights". */
+const TIME_OF_DAY_OR_WEEK = /^(?:morning|afternoon|evening|night|week(?:end|day|night))s?$/;
+/** Words before a time that say how many of them: "Most evenings", "Some weekends". */
+const TIME_QUANTIFIERS = new Set(['most', 'some', 'many', 'all']);
 
-/** A word that says when: "every", "Thursday(s)", "weekends", a time or a date. */
+/** A word that says when: "every", "Thursday(s)", "weekends", "mornings", a time or a date. */
 function isTimeWord(t: Tok): boolean {
-  return RECURRING.has(t.norm) || WEEKDAY.test(t.norm) || t.ent === 'TIME' || t.ent === 'DATE';
+  return (
+    RECURRING.has(t.norm) ||
+    WEEKDAY.test(t.norm) ||
+    TIME_OF_DAY_OR_WEEK.test(t.norm) ||
+    t.ent === 'TIME' ||
+    t.ent === 'DATE'
+  );
 }
 
 /**
  * The time said before the subject ("every thursday 10 to 12 I'm in the review", "on Mondays I
- * teach"): the predicate starts after the subject, so without this the fact would lose when.
+ * teach", "Most evenings I ..."), as its tokens; none when the clause opens with its subject.
  */
-function frontedTime(c: Clause): string {
+function frontedTimeToks(c: Clause): Tok[] {
   const start = c.toks.findIndex((t, i) => i < c.subjectEnd && (t.norm === 'i' || t.norm === 'we'));
-  if (start <= 0) return '';
+  if (start <= 0) return [];
   const lead = c.toks.slice(0, start);
   let from = lead.findIndex(isTimeWord);
-  if (from < 0) return '';
+  if (from < 0) return [];
+  // "Most evenings", "some weekends": how many of the times.
+  if (from > 0 && TIME_QUANTIFIERS.has(lead[from - 1]!.norm)) from--;
   // "on Mondays", "at 9": keep the preposition that introduces the time.
   if (from > 0 && lead[from - 1]!.pos === 'ADP') from--;
   const time = lead.slice(from);
   while (time.length > 0 && time.at(-1)!.pos === 'PUNCT') time.pop();
+  return time;
+}
+
+/**
+ * The time said before the subject as a fact writes it, or "": the predicate starts after the
+ * subject, so without this the fact would lose when.
+ */
+function frontedTime(c: Clause): string {
+  const time = frontedTimeToks(c);
+  if (time.length === 0) return '';
+  // "Mornings I swim": every morning, as a fact says it.
+  if (time.length === 1 && PARTS_OF_DAY.has(time[0]!.norm)) return `in the ${time[0]!.norm}`;
   const text = joinTokens(time);
-  // Mid-sentence in the fact: "(on Mondays)", "(every Thursday)".
-  return time[0]!.pos === 'ADP' || RECURRING.has(time[0]!.norm)
-    ? text.charAt(0).toLowerCase() + text.slice(1)
-    : text;
+  // Mid-sentence in the fact: "(on Mondays)", "(every Thursday)", "(most evenings)"; a day or a
+  // date keeps its capital ("(Thursday)", "(Last week)").
+  const first = time[0]!;
+  const named = !RECURRING.has(first.norm) && (WEEKDAY.test(first.norm) || first.ent !== null);
+  return named && first.pos !== 'ADP' ? text : text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * Whether a clause says something recurring: in its words ("on Mondays", "three times a
+ * week") or in a time before its subject ("Mornings I swim", "Weekend mornings, I run 5k",
+ * "Weekends I'm out"), where a bare part of the day in the plural means every one of them.
+ */
+export function recurringClause(c: Clause): boolean {
+  if (recurring(c.toks)) return true;
+  return frontedTimeToks(c).some(
+    (t) => RECURRING.has(t.norm) || WEEKDAY_PLURAL.test(t.norm) || PARTS_OF_DAY.has(t.norm),
+  );
 }
 
 /** Words before a time of day: "at 6", "around 11", "by half five". */
@@ -349,10 +397,22 @@ function danglingFrom(toks: readonly Tok[]): number {
   return k < end && k > 0 && toks[k - 1]!.norm === ',' ? k - 1 : toks.length;
 }
 
-/** "I work from home on Mondays", "I can't do meetings before 10am", "I pick up my kids at 3 every day". */
+/**
+ * "I work from home on Mondays", "I can't do meetings before 10am", "I pick up my kids at 3 every
+ * day"; of the writer's own team, the team's ("my team deploys on Thursdays": "User's team
+ * deploys on Thursdays").
+ */
 export function schedule(c: Clause): TypedFact[] {
+  const team = ownTeam(c);
+  if (!team) return scheduleOf(c);
+  return scheduleOf(team.clause).map((f) => ({ ...f, text: teamText(f.text, team.noun) }));
+}
+
+function scheduleOf(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'user' || c.verbAt < 0) return [];
-  if (!recurring(c.toks) && !dailyRoutine(c)) return [];
+  // "I cycle to work every day": a way to work is a daily habit already (commute).
+  if (commute(c).length > 0) return [];
+  if (!recurringClause(c) && !dailyRoutine(c)) return [];
   if (
     c.verb === 'be' &&
     !c.toks
@@ -363,7 +423,10 @@ export function schedule(c: Clause): TypedFact[] {
   )
     return [];
   let predicate = predicateText(c, c.subjectEnd, danglingFrom(c.toks));
-  if (predicate.split(' ').length < 3) return [];
+  const when = frontedTime(c);
+  // Too little to be a routine ("I go on Mondays"), unless the time before the subject says
+  // when ("Weekend mornings, I run 5k").
+  if (predicate.split(' ').length < (when === '' ? 3 : 2)) return [];
   // "I've taken up bouldering, I go twice a week": a "go" with no place or activity of its own
   // goes to the activity named before it in the sentence; without one it says too little.
   if (c.verb === 'go') {
@@ -375,7 +438,6 @@ export function schedule(c: Clause): TypedFact[] {
       predicate = predicate.replace(/^goes\b/u, `goes ${activity.norm}`);
     }
   }
-  const when = frontedTime(c);
   const text = when === '' ? predicate : `${predicate} (${when})`;
   // A recurring time is the fact's own when: no date of the message goes with it.
   return factAbout(c, 'schedule', text, text, { salience: 0.6 }).map((f) => ({

@@ -121,6 +121,92 @@ describe('toolIn', () => {
   });
 });
 
+describe("the writer's own team", () => {
+  const techUses = (text: string) =>
+    brief(
+      analyse(text)
+        .flatMap((s) => clausesOf(s))
+        .flatMap((c) => techUse(c, { at: SAID_AT, greeted: false, words })),
+    );
+
+  it.each([
+    ['Our team uses dbt', ["User's team uses dbt [user|tool|dbt]"]],
+    ['our squad is on Kubernetes', ["User's squad uses Kubernetes [user|tool|Kubernetes]"]],
+    ['We as a team use Jira', ["User's team uses Jira [user|tool|Jira]"]],
+    ['our company uses SAP', ["User's company uses SAP [user|tool|SAP]"]],
+    [
+      'Our data team uses Looker and dbt',
+      [
+        "User's data team uses Looker [user|tool|Looker]",
+        "User's data team uses dbt [user|tool|dbt]",
+      ],
+    ],
+  ])('%j', (text, expected) => {
+    expect(techUses(text)).toEqual(expected);
+  });
+
+  it('reads what the team makes its work in', () => {
+    expect(toolsIn('Our team models everything in dbt on top of Snowflake')).toEqual([
+      "User's team uses dbt for everything [user|tool|dbt]",
+      "User's team uses Snowflake [user|tool|Snowflake]",
+    ]);
+  });
+
+  it.each([
+    'their team uses Jira',
+    "my brother's team uses Java",
+    "Our team doesn't use Jira",
+    'our team is on holiday',
+    'our team is on Monday',
+  ])('nothing from %j', (text) => {
+    expect([...techUses(text), ...toolsIn(text)]).toEqual([]);
+  });
+
+  it('is no longer kept in a tool', () => {
+    expect(toolsIn('our squad is on Kubernetes')).toEqual([]);
+  });
+});
+
+describe('tools a lower-case writer names', () => {
+  const techUses = (text: string) =>
+    brief(
+      analyse(text)
+        .flatMap((s) => clausesOf(s))
+        .flatMap((c) => techUse(c, { at: SAID_AT, greeted: false, words })),
+    );
+
+  it.each([
+    ['i use excel for my budget', ['User uses excel [user|tool|excel]']],
+    ['we use python for the backend', ['User uses python [user|stack|python]']],
+    // a word the vectors do not know, where only software goes
+    ['our ci is on github actions', ['User uses github actions (ci) [user|stack|github actions]']],
+    ['we use dbt for our data pipeline', ['User uses dbt [user|stack|dbt]']],
+  ])('%j', (text, expected) => {
+    expect(techUses(text)).toEqual(expected);
+  });
+
+  it('reads a tool work is done in', () => {
+    expect(toolsIn('i do everything in excel')).toEqual([
+      'User uses excel for everything [user|tool|excel]',
+    ]);
+  });
+
+  it.each([
+    // everyday things by meaning, plurals, kinds of thing, no tool at all
+    'i use chopsticks',
+    'i use inhalers',
+    'we use templates',
+    'i use the internet',
+    'we use cloth nappies',
+    'I do everything in bed',
+    // a word nobody knows, where anything may go
+    'i use retinol every night',
+    'i use ozempic now',
+  ])('nothing from %j', (text) => {
+    expect([...techUses(text), ...toolsIn(text)]).toEqual([]);
+  });
+});
+
 describe('tools in the engine', () => {
   it.each(['Are our docs in Notion?', 'If we kept our tickets on a Trello board, would it help?'])(
     'nothing from %j',

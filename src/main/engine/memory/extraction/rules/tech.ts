@@ -1,9 +1,9 @@
 // Tools and tech stack.
 import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
-import { placeByMeaning } from '../meaning.ts';
+import { placeByMeaning, softwareByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
-import { article, nounList, nounPhrase, properName } from '../phrases.ts';
+import { article, nounPhrase, ownTeam, properName, teamText } from '../phrases.ts';
 import type { Phrase } from '../phrases.ts';
 import {
   isHomeNoun,
@@ -24,9 +24,79 @@ function aboutCode(c: Clause, items: readonly Phrase[]): boolean {
   );
 }
 
-/** Named things only: "Postgres", "VS Code", "GitHub Actions"; not "a knife". */
-function named(items: Phrase[]): Phrase[] {
-  return items.filter((p) => p.proper && !p.none);
+/**
+ * The SIF weight (word-vectors.ts) under which a word is among the 1,400 or so most frequent:
+ * such a word says a kind of thing ("email", "software", "internet"), not a product's name.
+ * The same bound as truecase.ts `EVERYDAY_MAX_WEIGHT`.
+ */
+const EVERYDAY_MAX_WEIGHT = 0.95;
+
+/**
+ * A tool a lower-case writer names: "excel", "dbt", "vscode", "github actions": one lower-case
+ * word that is software by meaning (meaning.ts `softwareByMeaning`; "excel" is, "pencil" is
+ * not), or one the vectors do not know where `unknownOk` says only a tool can stand, with a
+ * second lower-case noun of its name after it. Not a plural ("templates", "inhalers"), an
+ * everyday word, or a phrase with an article, a possessive or a number first.
+ */
+function lowerCaseTool(
+  toks: readonly Tok[],
+  i: number,
+  ctx: RuleContext,
+  unknownOk: boolean,
+): Phrase | null {
+  const t = toks[i];
+  const words = ctx.words;
+  if (!words || !t || t.ent !== null || !/^\p{Ll}[\p{Ll}\p{N}]+$/u.test(t.text)) return null;
+  // wink reads a known name as a verb now and then ("use excel").
+  const known = words.has(t.norm);
+  const nominal = ['NOUN', 'PROPN', 'X'].includes(t.pos) || (t.pos === 'VERB' && known);
+  if (!nominal || (t.pos === 'NOUN' && t.lemma !== t.norm)) return null;
+  if (known ? words.weight(t.norm) < EVERYDAY_MAX_WEIGHT : !unknownOk) return null;
+  if (known && !softwareByMeaning(words, t.norm)) return null;
+  const next = toks[i + 1];
+  const two = next?.pos === 'NOUN' && next.ent === null && /^\p{Ll}+$/u.test(next.text);
+  const name = two ? [t, next] : [t];
+  return {
+    text: name.map((w) => w.text).join(' '),
+    head: name.at(-1)!.norm,
+    end: i + name.length,
+    proper: false,
+    none: false,
+    countable: true,
+  };
+}
+
+/**
+ * The tools a list names from `from`: "Postgres and React", "GitHub Actions", also as a
+ * lower-case writer names them ("excel", "dbt and snowflake"); not "a knife" or "my notes".
+ */
+function toolList(
+  toks: readonly Tok[],
+  from: number,
+  ctx: RuleContext,
+  unknownOk: boolean,
+): Phrase[] {
+  const out: Phrase[] = [];
+  let i = from;
+  for (;;) {
+    const np = nounPhrase(toks, i);
+    const lower = np?.proper ? null : lowerCaseTool(toks, i, ctx, unknownOk);
+    let end: number;
+    if (np?.proper && !np.none) {
+      out.push(np);
+      end = np.end;
+    } else if (lower && (!np || lower.end === np.end)) {
+      out.push(lower);
+      end = lower.end;
+    } else if (np) {
+      end = np.end;
+    } else break;
+    i = end;
+    while (toks[i] && (toks[i]!.norm === ',' || toks[i]!.norm === 'and' || toks[i]!.norm === 'or'))
+      i++;
+    if (i === end) break;
+  }
+  return out;
 }
 
 /** Words before a stack's names that only say how much of it they make: "all Go", "mostly Python". */
@@ -60,7 +130,7 @@ const MADE_WITH_PREPOSITIONS = new Set(['on', 'in', 'with', 'by', 'using']);
  * built with FastAPI": what a part of the user's software is or is made with; null when the
  * clause does not say that.
  */
-function stackOfPart(c: Clause): TypedFact[] | null {
+function stackOfPart(c: Clause, ctx: RuleContext): TypedFact[] | null {
   const part = stackPart(c);
   if (part === null) return null;
   const rest = objectTokens(c);
@@ -73,10 +143,12 @@ function stackOfPart(c: Clause): TypedFact[] | null {
     return null;
   }
   while (rest[from] && STACK_LEAD.has(rest[from]!.norm)) from++;
-  const list = nounList(rest, from);
+  // A part of the software is made with software: a word nobody knows there is a tool's name.
+  const list = toolList(rest, from, ctx, true);
   const end = list.at(-1)?.end ?? from;
-  if (list.length > 0 && rest[end]?.norm === 'with') list.push(...nounList(rest, end + 1));
-  return named(list).flatMap((p) =>
+  if (list.length > 0 && rest[end]?.norm === 'with')
+    list.push(...toolList(rest, end + 1, ctx, true));
+  return list.flatMap((p) =>
     factAbout(
       { ...c, subject: { kind: 'user', plural: false } },
       'stack',
@@ -108,10 +180,23 @@ function stackShop(c: Clause, rest: readonly Tok[]): string | null {
   return name && SHOP_NOUNS.has(rest[name.end]?.norm ?? '') ? name.text : null;
 }
 
-/** "We use Postgres and React", "I code in Rust", "I use Obsidian for notes", "our stack is Go and Kafka". */
-export function techUse(c: Clause): TypedFact[] {
+/**
+ * "We use Postgres and React", "I code in Rust", "I use Obsidian for notes", "our stack is Go and
+ * Kafka", "we use dbt"; said of the writer's own team, of the team ("our team uses dbt", "our
+ * squad is on Kubernetes": "User's team uses dbt").
+ */
+export function techUse(c: Clause, ctx: RuleContext): TypedFact[] {
+  const team = ownTeam(c);
+  if (!team) return techUseOf(c, ctx, false);
+  return techUseOf(team.clause, ctx, true).map((f) => ({
+    ...f,
+    text: teamText(f.text, team.noun),
+  }));
+}
+
+function techUseOf(c: Clause, ctx: RuleContext, team: boolean): TypedFact[] {
   if (c.negated) return [];
-  const ofPart = stackOfPart(c);
+  const ofPart = stackOfPart(c, ctx);
   if (ofPart !== null) return ofPart;
   const rest = objectTokens(c);
   const shop = stackShop(c, rest);
@@ -121,8 +206,20 @@ export function techUse(c: Clause): TypedFact[] {
   }
   let items: Phrase[] = [];
   let verb = 'uses';
-  if (c.verb === 'use' || c.verb === 'run' || c.verb === 'rely') {
-    items = named(nounList(rest, rest[0]?.norm === 'on' ? 1 : 0));
+  const on = rest[0]?.norm === 'on' ? 1 : 0;
+  // What the writer's team uses, or anything used to build software, is a tool even when the
+  // vectors do not know its name ("our team uses dbt"); "I use retinol", "we use cloth
+  // nappies" may be anything.
+  const shared = team || aboutCode(c, []);
+  if (c.verb === 'use' || c.verb === 'rely' || (c.verb === 'run' && on > 0)) {
+    items = toolList(rest, on, ctx, shared);
+  } else if (c.verb === 'run') {
+    // "we run Kubernetes"; "I run marathons" is no tool, so only a name.
+    items = toolList(rest, 0, ctx, false).filter((p) => p.proper);
+  } else if (team && c.verb === 'be' && on > 0) {
+    // "our squad is on Kubernetes": what the team works on.
+    const tool = toolNamed(rest, 1, ctx, true);
+    if (tool) items = toolList(rest, 1, ctx, true).filter((p) => p.text === tool);
   } else if (
     (c.verb === 'code' ||
       c.verb === 'program' ||
@@ -131,7 +228,7 @@ export function techUse(c: Clause): TypedFact[] {
       c.verb === 'work') &&
     rest[0]?.norm === 'in'
   ) {
-    items = named(nounList(rest, 1));
+    items = toolList(rest, 1, ctx, true);
     verb = c.verb === 'work' ? 'works in' : 'codes in';
   }
   if (items.length === 0) return [];
@@ -172,14 +269,27 @@ function allDay(toks: readonly Tok[], from: number): boolean {
 }
 
 /** A name after "in" that the word vectors do not put among places ("Figma", not "Leeds"). */
-function toolAfterIn(toks: readonly Tok[], i: number, ctx: RuleContext): string | null {
+function toolAfterIn(
+  toks: readonly Tok[],
+  i: number,
+  ctx: RuleContext,
+  unknownOk = false,
+): string | null {
   if (toks[i]?.norm !== 'in' || toks[i + 1]?.ent) return null;
-  return toolNamed(toks, i + 1, ctx);
+  return toolNamed(toks, i + 1, ctx, unknownOk);
 }
 
-/** A name at `i` that the word vectors do not put among places ("Figma", not "Leeds"). */
-function toolNamed(toks: readonly Tok[], i: number, ctx: RuleContext): string | null {
-  const name = properName(toks, i);
+/**
+ * A name at `i` that the word vectors do not put among places ("Figma", not "Leeds"), or a
+ * lower-case one that is software by meaning ("vscode").
+ */
+function toolNamed(
+  toks: readonly Tok[],
+  i: number,
+  ctx: RuleContext,
+  unknownOk = false,
+): string | null {
+  const name = properName(toks, i) ?? lowerCaseTool(toks, i, ctx, unknownOk);
   if (!name || !ctx.words || toks[i]?.ent) return null;
   const known = ctx.words;
   if (name.text.split(/\s+/).some((w) => placeByMeaning(known, w))) return null;
@@ -197,10 +307,16 @@ const STREET_WORDS = new Set(
  * Where work is kept: "in Notion", "on Trello", "on a Trello board", "in our Jira": a name
  * after "in"/"on" and an optional article or "our", not a place by meaning.
  */
-function toolWhere(toks: readonly Tok[], i: number, ctx: RuleContext): string | null {
-  if (toks[i]?.norm === 'in') return toolAfterIn(toks, i, ctx) ?? toolWhereAfter(toks, i + 1, ctx);
+function toolWhere(
+  toks: readonly Tok[],
+  i: number,
+  ctx: RuleContext,
+  unknownOk = false,
+): string | null {
+  if (toks[i]?.norm === 'in')
+    return toolAfterIn(toks, i, ctx, unknownOk) ?? toolWhereAfter(toks, i + 1, ctx);
   return toks[i]?.norm === 'on'
-    ? (toolNamed(toks, i + 1, ctx) ?? toolWhereAfter(toks, i + 1, ctx))
+    ? (toolNamed(toks, i + 1, ctx, unknownOk) ?? toolWhereAfter(toks, i + 1, ctx))
     : null;
 }
 
@@ -221,6 +337,8 @@ const KEPT = new Set(['live', 'sit', 'be', 'stay']);
  */
 function keptIn(c: Clause, ctx: RuleContext): TypedFact[] {
   if (c.subject.kind !== 'possession' || !KEPT.has(c.verb)) return [];
+  // "our CI is on GitHub Actions": a part of the software, read by techUse.
+  if (stackOfPart(c, ctx) !== null) return [];
   const noun = c.subject.noun;
   const head = noun.split(' ').at(-1) ?? '';
   if (isHomeNoun(head) || isOrganisationNoun(head) || isWorkNoun(head) || isVehicle(head))
@@ -239,18 +357,45 @@ function keptIn(c: Clause, ctx: RuleContext): TypedFact[] {
   );
 }
 
+/** The pronoun that stands for all the work: "I do everything in VS Code". */
+const EVERYTHING = /^everything$/;
+
 /**
- * "doing all my wireframes in Figma", "I track my budget in YNAB", "I'm in Power BI all day":
- * the named thing work is done in is a tool. Places are left out by meaning ("in Leeds").
+ * The verb of making and where its object starts: "do" in "I do everything in vscode", where
+ * wink reads "everything" after "do" as the verb.
+ */
+function makingVerb(c: Clause): { verb: string; rest: Tok[] } {
+  const v = c.toks[c.verbAt];
+  const before = c.toks[c.verbAt - 1];
+  if (v && EVERYTHING.test(v.norm) && before?.norm === 'do' && c.verbAt - 1 >= c.subjectEnd)
+    return { verb: 'do', rest: c.toks.slice(c.verbAt) };
+  return { verb: c.verb, rest: objectTokens(c) };
+}
+
+/**
+ * "doing all my wireframes in Figma", "I track my budget in YNAB", "I'm in Power BI all day",
+ * "i do everything in vscode": the named thing work is done in is a tool. Places are left out
+ * by meaning ("in Leeds"). Said of the writer's own team, of the team ("our team models
+ * everything in dbt on top of Snowflake").
  */
 export function toolIn(c: Clause, ctx: RuleContext): TypedFact[] {
+  const team = ownTeam(c);
+  if (!team) return toolInOf(c, ctx, false);
+  return toolInOf(team.clause, ctx, true).map((f) => ({
+    ...f,
+    text: teamText(f.text, team.noun),
+  }));
+}
+
+function toolInOf(c: Clause, ctx: RuleContext, team: boolean): TypedFact[] {
   if (c.negated) return [];
   if (c.subject.kind === 'possession') return keptIn(c, ctx);
   if (c.subject.kind !== 'user') return [];
-  const rest = objectTokens(c);
   if (c.verb === 'be') {
+    const rest = objectTokens(c);
     const tool = toolAfterIn(rest, 0, ctx);
-    const end = tool ? (properName(rest, 1)?.end ?? 0) : 0;
+    // "Power BI", "excel": the name's words after "in".
+    const end = tool ? 1 + tool.split(' ').length : 0;
     if (!tool || !allDay(rest, end)) return [];
     return factAbout(
       c,
@@ -262,16 +407,35 @@ export function toolIn(c: Clause, ctx: RuleContext): TypedFact[] {
       },
     );
   }
-  if (!MAKING.has(c.verb) && !KEEPING.has(c.verb)) return [];
-  // "all my wireframes", "most of my notes"
+  const { verb, rest } = makingVerb(c);
+  if (!MAKING.has(verb) && !KEEPING.has(verb)) return [];
+  // "all my wireframes", "most of my notes", "everything"
   let from = 0;
   while (rest[from] && ['all', 'most', 'of'].includes(rest[from]!.norm)) from++;
-  const np = nounPhrase(rest, from);
-  if (!np || np.none || np.proper) return [];
-  const tool = toolWhere(rest, np.end, ctx);
+  const all = rest[from] && EVERYTHING.test(rest[from]!.norm) ? rest[from]!.norm : null;
+  const np = all ? null : nounPhrase(rest, from);
+  if (!all && (!np || np.none || np.proper)) return [];
+  const end = np?.end ?? from + 1;
+  // Where a team does its work is a tool whatever the vectors know ("models everything in dbt").
+  const tool = toolWhere(rest, end, ctx, team);
   if (!tool) return [];
-  const what = np.text.replace(/^their /, '');
+  const what = all ?? np!.text.replace(/^their /, '');
   // "keeps their recipes in Notion": what is kept there; "uses Figma for wireframes": made in it.
-  const text = KEEPING.has(c.verb) ? `keeps their ${what} in ${tool}` : `uses ${tool} for ${what}`;
-  return factAbout(c, 'tool', tool, text, { salience: 0.6 });
+  const text = KEEPING.has(verb) ? `keeps their ${what} in ${tool}` : `uses ${tool} for ${what}`;
+  const facts = factAbout(c, 'tool', tool, text, { salience: 0.6 });
+  return [...facts, ...onTopOf(c, rest, end, ctx)];
+}
+
+/**
+ * "... in dbt on top of Snowflake": what the tool just named runs on is another tool. `at` is
+ * where the words of the first tool's place start.
+ */
+function onTopOf(c: Clause, rest: readonly Tok[], at: number, ctx: RuleContext): TypedFact[] {
+  const i = rest.findIndex(
+    (t, k) =>
+      k > at && t.norm === 'on' && rest[k + 1]?.norm === 'top' && rest[k + 2]?.norm === 'of',
+  );
+  if (i < 0 || i > at + 4) return [];
+  const tool = toolNamed(rest, i + 3, ctx);
+  return tool ? factAbout(c, 'tool', tool, `uses ${tool}`, { salience: 0.6 }) : [];
 }
