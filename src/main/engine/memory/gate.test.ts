@@ -356,6 +356,12 @@ describe('questions about the user in any wording (word meaning from the static 
     'Our office is debating whether "data" is singular or plural. What do the style guides say?',
     'If a car does 40 mpg and petrol is £1.50 a litre, how much would a 300 mile trip cost us?',
     'my python script throws IndexError on an empty list, whats the cleanest way to guard against that',
+    "Write a short limerick about a forgetful wizard for my daughter's birthday card",
+    "Give me 5 science fair project ideas that a 10-year-old could manage for my kid's class",
+    'Is there a quick way to convert Celsius to Fahrenheit in my head?',
+    'Which planets in our solar system have rings?',
+    'How long do I boil an egg for a runny yolk?',
+    'My nginx config returns 502 Bad Gateway when proxying to port 3000. What are the usual causes?',
     // Whether something is allowed or legal is asked of anyone.
     "my neighbour's tree hangs over our fence, am I allowed to cut the branches back?",
     'is it legal for my landlord to keep my deposit?',

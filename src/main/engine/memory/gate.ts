@@ -93,7 +93,7 @@ const PERSON_USE_AFTER =
  * understanding right that …").
  */
 const MY_THING =
-  /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv|understanding|assumption|reasoning|logic|thinking|guess|interpretation|math|maths|calculation|working|approach|solution)(?:\w+)\b/iu;
+  /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv|understanding|assumption|reasoning|logic|thinking|guess|interpretation|math|maths|calculation|working|approach|solution|solar|planet|world|galaxy|universe|species|society|ancestors|civili[sz]ation|climate|atmosphere|oceans?\b|sun\b|moon\b|economy)(?:\w+)\b/iu;
 const QUESTION =
   /(\?\s*$)|^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me|i (?:need|want|would like|['’]d like) to know)\b/iu;
 
@@ -167,7 +167,7 @@ function mentionsOwnPerson(text: string): boolean {
 
 /** "my arm", "my left knee", "my lower back": a part of the user's body ("my head of …" is not). */
 const OWN_BODY =
-  /\bmy\s+(?:left\s+|right\s+|lower\s+|upper\s+|bad\s+|sore\s+)?(?:arms?|legs?|back|knees?|hips?|shoulders?|ankles?|wrists?|elbows?|neck|eyes?|ears?|stomach|head|foot|feet|hands?|skin|throat|chest|tooth|teeth|jaw|gums?)\b(?!\s+of\b)/iu;
+  /\bmy\s+(?:left\s+|right\s+|lower\s+|upper\s+|bad\s+|sore\s+)?(?:arms?|legs?|back|knees?|hips?|shoulders?|ankles?|wrists?|elbows?|neck|eyes?|ears?|stomach|head|foot|feet|hands?|skin|throat|chest|tooth|teeth|jaw|gums?)\b(?!\s+of\b)(?<!\b(?:in|off|over|out\s+of|top\s+of)\s+my\s+head)/iu;
 
 /**
  * "… is that something to worry about?", "is it normal?", "should I be worried?", "what can
@@ -184,9 +184,15 @@ const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:way|fix|cure|trick)\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$/iu;
-/** "an email to my manager", "a note for my wife's valentine card": a task for one of theirs. */
-const TO_PERSON = /\b(?:for|to)\s+(?:my|our)\b/iu;
+  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$/iu;
+/**
+ * A task for one of theirs that needs what memory knows of them: addressed to them ("an email
+ * to my manager"), or asking for their name or tastes ("a note for my husband's card, with his
+ * name in it", "a present based on what she's into"). One only made for them ("a limerick for
+ * my daughter's birthday card", "project ideas for my kid's class") is a task like any other.
+ */
+const TO_PERSON =
+  /\b(?:email|e-mail|letter|note|message|text|card|reply)\s+to\s+(?:my|our)\b|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:like|love|enjoy)\b/iu;
 /**
  * "My dad swears bats are blind", "my colleague says you can't start a sentence with
  * 'because'", "settle an argument between me and my brother": a claim checked or a dispute
