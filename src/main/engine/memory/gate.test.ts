@@ -378,6 +378,14 @@ describe('questions about the user in any wording (word meaning from the static 
     "Where's home for me?",
     'the car I drive - what make is it?',
     "I'm vegan. Can you suggest a dinner I can eat?",
+    // Whether a time suits the user; a pick for them; a present or note for their child.
+    'Would a 9:30 catch-up tomorrow work for me?',
+    'Can I make a 6:30 dinner on Monday?',
+    'Road trip tomorrow — recommend something for me to listen to.',
+    "Suggest a theme for my boy's birthday party that he'd be excited about.",
+    "Plan a gym session for me that won't aggravate anything.",
+    'Which fruit would I rather not have near my food?',
+    'How do I get to the office in the mornings now?',
     "write a short note for my husband's birthday card, with his name in it",
   ])('%s → pinned (fitted to the user)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');

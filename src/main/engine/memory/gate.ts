@@ -63,7 +63,7 @@ const RECALL =
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
 const PREFERENCE =
-  /\b(my favou?rite|how do (?:i|we) feel about|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
+  /\b(my favou?rite|would (?:i|we) rather|how do (?:i|we) feel about|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
 /**
  * The user (or their circle) in the message: "my", "our", "we", "did I", "I went"... A word in
  * "-eed" is not a past tense ("I need", "I feed", "we proceed").
@@ -117,7 +117,7 @@ const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b
  * "a dinner that fits the way I eat", "a workout that won't aggravate my injury".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we) can (?:actually |safely |still )?(?:eat|drink|have)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we) can (?:actually |safely |still )?(?:eat|drink|have)|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -192,7 +192,7 @@ const GENERAL_CAUSE =
  * my daughter's birthday card", "project ideas for my kid's class") is a task like any other.
  */
 const TO_PERSON =
-  /\b(?:email|e-mail|letter|note|message|text|card|reply)\s+to\s+(?:my|our)\b|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:like|love|enjoy)\b/iu;
+  /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech)\s+(?:to|for)\s+(?:my|our)\b|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
 /**
  * "My dad swears bats are blind", "my colleague says you can't start a sentence with
  * 'because'", "settle an argument between me and my brother": a claim checked or a dispute
@@ -225,11 +225,11 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (EPISODE_STRONG.test(text)) return 'episode';
 
   // A request may follow what it is about: "My neighbour's hedge is hanging over our driveway.
-  // Can you help me write a note asking them to trim it?"
+  // Can you help me write a note asking them to trim it?", "Road trip tomorrow — recommend …"
   const lastSentence =
     text
       .trim()
-      .split(/(?<=[.!?])\s+/u)
+      .split(/(?<=[.!?])\s+|\s[—–-]\s/u)
       .pop() ?? '';
   const task = GENERIC_TASK.test(text) || GENERIC_TASK.test(lastSentence) || CODE_LIKE.test(text);
   const advice = ADVICE.test(text);
@@ -249,7 +249,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     const other = knownNameMentions(text, ctx.knownNames);
     named =
       other.length > 0 &&
-      ((personal && !advice && !task && !generalCause) ||
+      ((personal && !advice && !task && !generalCause && !HOW_TO.test(questionClause(text))) ||
         other.some((m) => PERSON_USE_AFTER.test(m.after)));
   }
   const recall = RECALL.test(text) || (RECALL_OPEN.test(text) && (personal || named));
@@ -320,8 +320,25 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   )
     return 'pinned';
   if (!task && !advice && QUESTION.test(asked) && OWN_HABIT_THING.test(asked)) return 'pinned';
+  // "Would a 9:30 catch-up tomorrow work for me?", "Can I make a 6:30 dinner on Monday?", "am I
+  // free on Thursday evening?": whether a time suits the user is asked of their schedule.
+  if (
+    !task &&
+    !generalCause &&
+    QUESTION.test(text) &&
+    AVAILABILITY.test(asked) &&
+    AT_TIME.test(asked)
+  )
+    return 'pinned';
   return 'none';
 }
+
+/** Whether something fits: "would … work for me", "can I make/fit in …", "am I free …". */
+const AVAILABILITY =
+  /\b(?:would|will|does|could)\s+[^?.!]{1,40}?\s+work\s+for\s+(?:me|us)\b|\b(?:can|could)\s+(?:i|we)\s+(?:make|fit\s+in|squeeze\s+in|attend|join|come\s+to|manage)\b|\b(?:am|are)\s+(?:i|we)\s+(?:free|available|around|busy|off)\b/iu;
+/** A day or a time of day named. */
+const AT_TIME =
+  /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:tomorrow|tonight|weekend|morning|afternoon|evening|lunchtime|mid-morning)\b|\b(?:this|next)\s+week\b|\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s*(?:am|pm)\b/iu;
 
 // ---------- questions about the user's own life, in any wording ----------
 //
@@ -392,7 +409,7 @@ const ADVICE_MODAL =
 const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
 /** Words that make a "how do I" question one about a habit ("every day", "usually"). */
 const HABITUAL =
-  /\b(?:every (?:day|morning|evening|night|week|weekday)|each (?:day|morning)|most (?:days|mornings)|usually|normally|these days|nowadays)\b/iu;
+  /\b(?:every (?:day|morning|evening|night|week|weekday)|each (?:day|morning)|most (?:days|mornings)|usually|normally|these days|nowadays|in the (?:mornings|evenings|afternoons)|on weekdays)\b|\bnow\s*\??\s*$/iu;
 /**
  * "How do I get to work?", "how do I travel to school?": getting to the places of the user's own
  * routine is a habit, not a request for directions ("How do I get to Heathrow?") or for tips

@@ -30,6 +30,11 @@ const PEOPLE: Record<string, PersonRelation> = {
   son: 'child',
   daughter: 'child',
   kid: 'child',
+  kiddo: 'child',
+  // "my boy", "our girl", "my lad": a parent's words for a son or daughter.
+  boy: 'child',
+  girl: 'child',
+  lad: 'child',
   child: 'child',
   baby: 'child',
   toddler: 'child',
