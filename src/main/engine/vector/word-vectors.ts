@@ -399,8 +399,12 @@ export function createClosenessScorer(
     cache.set(text, a);
     return a;
   };
+  // The planner scores turns and then facts for the same question: prepare it once.
+  let last: { question: string; prepared: PreparedQuestion } | null = null;
   return (question, passages) => {
-    const q = prepareQuestion(words, question);
+    if (last?.question !== question)
+      last = { question, prepared: prepareQuestion(words, question) };
+    const q = last.prepared;
     return passages.map((p) => closeness(words, q, analysed(p)));
   };
 }
