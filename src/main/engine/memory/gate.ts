@@ -76,7 +76,7 @@ const TROUBLESHOOTING =
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE = new RegExp(
-  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way to\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some|the) (?:\w+ )?(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
   'iu',
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
@@ -137,7 +137,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+){0,3}(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
+  /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+){0,3}(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
 const CODE_LIKE = /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]/u;
 
 /** "my daughter", "our new boss", "my best mate", "my dog": up to two words before the noun. */
@@ -184,7 +184,7 @@ const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$/iu;
+  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$/iu;
 /**
  * A task for one of theirs that needs what memory knows of them: addressed to them ("an email
  * to my manager"), or asking for their name or tastes ("a note for my husband's card, with his
@@ -219,7 +219,12 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     TRANSCRIPT.test(text) ||
     (QUOTED.test(text) &&
       (SAID_BY_PERSON.test(text) || SAID_BY_NAME.test(text)) &&
-      recallOrPast(text))
+      recallOrPast(text) &&
+      // "My manager wrote "please do the needful" - what does that phrase mean?": a phrase
+      // explained, not words recalled.
+      !/\bwhat\s+(?:does|do|did)\s+(?:that|this|it|the)\b[^?]{0,30}\bmean\b|\bmeaning\s+of\b/iu.test(
+        text,
+      ))
   )
     return 'transcript';
   if (EPISODE_STRONG.test(text)) return 'episode';
@@ -285,7 +290,12 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // is their health (an injury or condition memory may hold); whether a symptom is normal, what
   // causes or eases it, is asked of anyone's ("why does my knee hurt on stairs?").
   const ownBody =
-    !task && QUESTION.test(text) && OWN_BODY.test(text) && !generalCause && !CODE_LIKE.test(text);
+    !task &&
+    QUESTION.test(text) &&
+    OWN_BODY.test(text) &&
+    !generalCause &&
+    (!advice || /\bwhat(?:['’]s|\s+is)\s+wrong\s+with\s+my\b/iu.test(text)) &&
+    !CODE_LIKE.test(text);
   if (task && !named && !recall && !ownPerson) return 'none';
 
   // "How do I get red wine out of a carpet? My brother-in-law knocked a glass over last night":
@@ -404,7 +414,7 @@ const TERSE_MAX_CONTENT_WORDS = 1;
  * choose": asking what to do (or whether something is correct), not what is true of the user.
  */
 const ADVICE_MODAL =
-  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\b(?:where|how|when)\s+do\s+(?:i|we)\s+(?:start|begin)\b|\bwhich(?:\s+one)?\s+do\s+(?:i|we)\s+(?:choose|pick|go\s+for|go\s+with|opt\s+for)\b|\bif\b/iu;
+  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:usually\s+|normally\s+|generally\s+|really\s+|even\s+|still\s+|actually\s+)?(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\b(?:where|how|when)\s+do\s+(?:i|we)\s+(?:start|begin)\b|\bwhich(?:\s+one)?\s+do\s+(?:i|we)\s+(?:choose|pick|go\s+for|go\s+with|opt\s+for)\b|\bif\b/iu;
 /** "How do I …": a procedure unless it is a short question about a habit of the user's. */
 const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
 /** Words that make a "how do I" question one about a habit ("every day", "usually"). */
