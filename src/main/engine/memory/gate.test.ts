@@ -389,6 +389,9 @@ describe('questions about the user in any wording (word meaning from the static 
     "I'm vegan. Can you suggest a dinner I can eat?",
     // Whether a time suits the user; a pick for them; a present or note for their child.
     'Would a 9:30 catch-up tomorrow work for me?',
+    'Is Thursday a good day for me to meet?',
+    'Is a morning meeting ok for me?',
+    'which vet do we use?',
     'Can I make a 6:30 dinner on Monday?',
     'Road trip tomorrow — recommend something for me to listen to.',
     "Suggest a theme for my boy's birthday party that he'd be excited about.",

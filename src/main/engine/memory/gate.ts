@@ -63,7 +63,7 @@ const RECALL =
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
 const PREFERENCE =
-  /\b(my favou?rite|would (?:i|we) rather|how do (?:i|we) feel about|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do i (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
+  /\b(my favou?rite|would (?:i|we) rather|how do (?:i|we) feel about|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do (?:i|we) (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)(?! to\b| for\s+(?:a|an|the|this|that)\b)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
 /**
  * The user (or their circle) in the message: "my", "our", "we", "did I", "I went"... A word in
  * "-eed" is not a past tense ("I need", "I feed", "we proceed").
@@ -345,7 +345,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
 
 /** Whether something fits: "would … work for me", "can I make/fit in …", "am I free …". */
 const AVAILABILITY =
-  /\b(?:would|will|does|could)\s+[^?.!]{1,40}?\s+work\s+for\s+(?:me|us)\b|\b(?:can|could)\s+(?:i|we)\s+(?:make|fit\s+in|squeeze\s+in|attend|join|come\s+to|manage)\b|\b(?:am|are)\s+(?:i|we)\s+(?:free|available|around|busy|off)\b/iu;
+  /\b(?:good|ok|okay|fine|convenient|bad)\s+(?:day\s+|time\s+|slot\s+)?for\s+(?:me|us)\b|\b(?:would|will|does|could)\s+[^?.!]{1,40}?\s+work\s+for\s+(?:me|us)\b|\b(?:can|could)\s+(?:i|we)\s+(?:make|fit\s+in|squeeze\s+in|attend|join|come\s+to|manage)\b|\b(?:am|are)\s+(?:i|we)\s+(?:free|available|around|busy|off)\b/iu;
 /** A day or a time of day named. */
 const AT_TIME =
   /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:tomorrow|tonight|weekend|morning|afternoon|evening|lunchtime|mid-morning)\b|\b(?:this|next)\s+week\b|\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s*(?:am|pm)\b/iu;
