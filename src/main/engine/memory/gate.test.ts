@@ -310,6 +310,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'is peanut butter safe for me?',
     'which nut is dangerous for me?',
     'Am I allowed to eat peanuts?',
+    "What's a dessert I can have?",
     'what am I allowed to eat?',
   ])("%s → pinned (a limit of the user's)", (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');

@@ -590,7 +590,7 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): 
  * (an allergy, a diet, a condition), though asked like advice.
  */
 const OWN_LIMITS =
-  /\b(?:am|are)\s+(?:i|we)\s+(?:allowed|permitted)\s+to\s+(?:eat|drink|have|take)\b|\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b|\b(?:leave\s+out|avoid|skip|exclude|keep\s+out|not\s+(?:use|include|add|put\s+in))\b[^?.!]{0,60}\bfor\s+(?:me|us)\b/iu;
+  /\b(?:am|are)\s+(?:i|we)\s+(?:allowed|permitted)\s+to\s+(?:eat|drink|have|take)\b|\b(?:i|we)\s+(?:can|could)\s+(?:safely\s+|actually\s+|still\s+)?(?:eat|drink|have|take)\b|\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b|\b(?:leave\s+out|avoid|skip|exclude|keep\s+out|not\s+(?:use|include|add|put\s+in))\b[^?.!]{0,60}\bfor\s+(?:me|us)\b/iu;
 /** The relations such a limit must be about, clearly by word meaning ("a used car" is not). */
 const LIMIT_RELATIONS = new Set(['allergy', 'diet', 'health', 'drink']);
 /** A circumstance makes it general advice: "… during pregnancy", "… before bed", "… in an interview". */
