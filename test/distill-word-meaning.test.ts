@@ -15,91 +15,80 @@ afterEach(async () => {
   h = null;
 });
 
+/**
+ * An engine with no Core Model, as on a machine without network: the sentence model is
+ * missing, the word vectors serve. Returns once they are loaded.
+ */
+async function startWithWordVectors(answer: string): Promise<EngineHarness> {
+  await ensureWordVectorAsset();
+  const engine = await startEngine({
+    config: {
+      coreModel: 'off',
+      distiller: { debounceMsOverride: 50 },
+      embedder: {
+        backend: 'transformers',
+        modelId: 'cairn-test/not-on-this-machine',
+        allowRemoteModels: false,
+      },
+    },
+  });
+  h = engine;
+  await until(() => engine.services.embedder.wordVectors() !== null, 'the word vectors');
+  engine.upstream.setDefault(() => ({ kind: 'chat', content: answer }));
+  return engine;
+}
+
+/** Sends one user message in a conversation through the real server. */
+function say(engine: EngineHarness, agent: string, conversation: string, content: string) {
+  return new OpenAI({
+    baseURL: engine.url + '/v1',
+    apiKey: engine.token,
+    defaultHeaders: { 'X-Osaurus-Agent-Id': agent, 'X-Osaurus-Conversation-Id': conversation },
+  }).chat.completions.create({ model: 'scripted-model', messages: [{ role: 'user', content }] });
+}
+
+/** Every stored fact of the agent, oldest first. */
+function facts(engine: EngineHarness, agentId: string) {
+  return listPinned(engine.services.db, {
+    agentId,
+    status: 'all',
+    sort: 'created_at',
+    limit: 50,
+    offset: 0,
+  }).items;
+}
+
 describe('distillation with word meaning', () => {
   it('a statement no specific rule reads is stored once the word vectors are loaded', async () => {
-    await ensureWordVectorAsset();
-    h = await startEngine({
-      config: {
-        coreModel: 'off',
-        distiller: { debounceMsOverride: 50 },
-        // As on a machine without network: the sentence model is missing, the word vectors serve.
-        embedder: {
-          backend: 'transformers',
-          modelId: 'cairn-test/not-on-this-machine',
-          allowRemoteModels: false,
-        },
-      },
-    });
-    const engine = h;
-    await until(() => engine.services.embedder.wordVectors() !== null, 'the word vectors');
-    engine.upstream.setDefault(() => ({ kind: 'chat', content: 'Use the tag property.' }));
-    const openai = new OpenAI({
-      baseURL: engine.url + '/v1',
-      apiKey: engine.token,
-      defaultHeaders: { 'X-Osaurus-Agent-Id': 'mo', 'X-Osaurus-Conversation-Id': 'notes' },
-    });
-    await openai.chat.completions.create({
-      model: 'scripted-model',
-      messages: [
-        {
-          role: 'user',
-          content:
-            "I've watched Spirited Away about twenty times 🍿 anyway, how do I add tags to a page?",
-        },
-      ],
-    });
-    const facts = () =>
-      listPinned(engine.services.db, {
-        agentId: 'mo',
-        status: 'all',
-        sort: 'created_at',
-        limit: 50,
-        offset: 0,
-      }).items;
-    await until(() => facts().length > 0, 'the distilled fact');
-    expect(facts().map((f) => f.content)).toEqual([
+    const engine = await startWithWordVectors('Use the tag property.');
+    await say(
+      engine,
+      'mo',
+      'notes',
+      "I've watched Spirited Away about twenty times 🍿 anyway, how do I add tags to a page?",
+    );
+    await until(() => facts(engine, 'mo').length > 0, 'the distilled fact');
+    expect(facts(engine, 'mo').map((f) => f.content)).toEqual([
       'User has watched Spirited Away about twenty times',
     ]);
   });
 
   it('a new phone supersedes the old one, and no other tool', async () => {
-    await ensureWordVectorAsset();
-    h = await startEngine({
-      config: {
-        coreModel: 'off',
-        distiller: { debounceMsOverride: 50 },
-        embedder: {
-          backend: 'transformers',
-          modelId: 'cairn-test/not-on-this-machine',
-          allowRemoteModels: false,
-        },
-      },
-    });
-    const engine = h;
-    await until(() => engine.services.embedder.wordVectors() !== null, 'the word vectors');
-    engine.upstream.setDefault(() => ({ kind: 'chat', content: 'Sure.' }));
-    const say = (conversation: string, content: string) =>
-      new OpenAI({
-        baseURL: engine.url + '/v1',
-        apiKey: engine.token,
-        defaultHeaders: { 'X-Osaurus-Agent-Id': 'ph', 'X-Osaurus-Conversation-Id': conversation },
-      }).chat.completions.create({
-        model: 'scripted-model',
-        messages: [{ role: 'user', content }],
-      });
+    const engine = await startWithWordVectors('Sure.');
     const inForce = () =>
-      listPinned(engine.services.db, {
-        agentId: 'ph',
-        status: 'all',
-        sort: 'created_at',
-        limit: 50,
-        offset: 0,
-      })
-        .items.filter((f) => f.superseded_at === null && !f.content.includes('no longer'))
+      facts(engine, 'ph')
+        .filter((f) => f.superseded_at === null && !f.content.includes('no longer'))
         .map((f) => f.content);
-    await say('a', "My phone's a Pixel 6, I've had it for ages. We use Figma for design.");
+    await say(
+      engine,
+      'ph',
+      'a',
+      "My phone's a Pixel 6, I've had it for ages. We use Figma for design.",
+    );
     await until(() => inForce().some((c) => c.includes('Pixel 6')), 'the first phone');
     await say(
+      engine,
+      'ph',
       'b',
       'Gave up on Android and picked up an iPhone 15 last week. How do I move my WhatsApp chats over?',
     );
