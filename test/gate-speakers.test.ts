@@ -57,6 +57,40 @@ describe('speakers of an imported log', () => {
     );
   });
 
+  it('stay known after hundreds of short conversations of chat', async () => {
+    h = await startEngine();
+    const { db, memory } = h.services;
+    const at = Date.UTC(2026, 0, 1);
+    recordTurns(db, [
+      {
+        agentId: 'c',
+        conversationId: 'log',
+        messages: Array.from({ length: 30 }, (_, i) => ({
+          role: (i % 2 === 0 ? 'user' : 'assistant') as 'user' | 'assistant',
+          content:
+            i % 2 === 0
+              ? `Lidia: I watched a film about lighthouses, turn ${i}`
+              : `Tobias: Did it have a good ending? (${i})`,
+          createdAt: at + i * 60_000,
+        })),
+      },
+    ]);
+    recordTurns(
+      db,
+      Array.from({ length: 600 }, (_, i) => ({
+        agentId: 'c',
+        conversationId: `q-${i}`,
+        messages: [
+          { role: 'user' as const, content: `quick question ${i}`, createdAt: at + 86_400_000 + i },
+          { role: 'assistant' as const, content: `answer ${i}`, createdAt: at + 86_400_000 + i },
+        ],
+      })),
+    );
+    const ctx = await memory.buildContext('c', 'What did Lidia say about the movie?');
+    expect(ctx.section).not.toBe('none');
+    expect(ctx.block).toContain('lighthouses');
+  });
+
   it('a person named in a new fact counts for the very next question, not 30 s later', async () => {
     h = await startEngine();
     const { db, memory } = h.services;

@@ -87,7 +87,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       ...new Map(
         [
           ...recentTranscriptSample(deps.db, agentId, 1_000),
-          ...recentConversationSample(deps.db, agentId, 300, 4),
+          ...recentConversationSample(deps.db, agentId, 300, 4, 50),
         ].map((t) => [t.id, t.head]),
       ).values(),
     ];
