@@ -57,7 +57,7 @@ describe('speakers of an imported log', () => {
     );
   });
 
-  it('stay known after hundreds of short conversations of chat', async () => {
+  it('stay known after hundreds of new conversations of chat, long or short', async () => {
     h = await startEngine();
     const { db, memory } = h.services;
     const at = Date.UTC(2026, 0, 1);
@@ -84,6 +84,19 @@ describe('speakers of an imported log', () => {
           { role: 'user' as const, content: `quick question ${i}`, createdAt: at + 86_400_000 + i },
           { role: 'assistant' as const, content: `answer ${i}`, createdAt: at + 86_400_000 + i },
         ],
+      })),
+    );
+    // Longer than the log's session, too: the sample is spread over the history, not the longest.
+    recordTurns(
+      db,
+      Array.from({ length: 60 }, (_, c) => ({
+        agentId: 'c',
+        conversationId: `long-${c}`,
+        messages: Array.from({ length: 40 }, (_, i) => ({
+          role: (i % 2 === 0 ? 'user' : 'assistant') as 'user' | 'assistant',
+          content: `long chat ${c}.${i}`,
+          createdAt: at + 2 * 86_400_000 + c * 1_000 + i,
+        })),
       })),
     );
     const ctx = await memory.buildContext('c', 'What did Lidia say about the movie?');

@@ -584,33 +584,35 @@ export interface TurnHead {
 
 /**
  * The heads of the last `perConversation` turns of each of the agent's `conversations` most
- * recently active conversations, and of its `longest` conversations: a sample that still holds
- * an imported log's speakers after thousands of turns of chat in a few long conversations (the
- * recent sample above then holds only those) or after hundreds of short ones (then the recent
- * conversations are all chat, and the log's long sessions are the longest). Walks the
- * (agent_id, conversation_id, id) index once for the conversations, then seeks each one's last
- * turns.
+ * recently active conversations, and of about `spread` conversations spread evenly over its
+ * whole history, the oldest first: a sample that still holds an imported log's speakers after
+ * thousands of turns of chat in a few long conversations (the recent sample above then holds
+ * only those) or in hundreds of new ones (then the recent conversations are all chat). Walks
+ * the (agent_id, conversation_id, id) index once for the conversations, then seeks each one's
+ * last turns.
  */
 export function recentConversationSample(
   db: Db,
   agentId: string,
   conversations: number,
   perConversation: number,
-  longest = 0,
+  spread = 0,
 ): TurnHead[] {
   return prepared(
     db,
     `WITH convs AS (
-       SELECT conversation_id, max(id) AS last, count(*) AS n FROM transcript
-        WHERE agent_id = @agentId GROUP BY conversation_id),
+       SELECT conversation_id, max(id) AS last, row_number() OVER (ORDER BY max(id)) AS rn,
+              count(*) OVER () AS total
+         FROM transcript WHERE agent_id = @agentId GROUP BY conversation_id),
      picked AS (
        SELECT conversation_id FROM (SELECT conversation_id FROM convs ORDER BY last DESC LIMIT @conversations)
        UNION
-       SELECT conversation_id FROM (SELECT conversation_id FROM convs ORDER BY n DESC, last DESC LIMIT @longest))
+       SELECT conversation_id FROM convs
+        WHERE @spread > 0 AND (rn - 1) % max(1, total / @spread) = 0)
      SELECT t.id, substr(t.content, 1, 60) AS head FROM picked r JOIN transcript t
        ON t.id IN (SELECT id FROM transcript WHERE agent_id = @agentId
                      AND conversation_id = r.conversation_id ORDER BY id DESC LIMIT @per)`,
-  ).all({ agentId, conversations, per: perConversation, longest }) as TurnHead[];
+  ).all({ agentId, conversations, per: perConversation, spread }) as TurnHead[];
 }
 
 /**
