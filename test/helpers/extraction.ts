@@ -2,13 +2,22 @@
 import { clausesOf } from '../../src/main/engine/memory/extraction/clause.ts';
 import type { Rule, TypedFact } from '../../src/main/engine/memory/extraction/fact.ts';
 import { analyse } from '../../src/main/engine/memory/extraction/nlp.ts';
+import type { WordVectors } from '../../src/main/engine/vector/word-vectors.ts';
 
 /** Thursday 2 May 2024, noon UTC: the "message date" of rule tests. */
 export const SAID_AT = Date.UTC(2024, 4, 2, 12);
 
-/** The facts `rule` reads from every clause of `sentence` (no engine filters). */
-export function applyRule(rule: Rule, sentence: string, greeted = false): TypedFact[] {
-  const ctx = { at: SAID_AT, greeted };
+/**
+ * The facts `rule` reads from every clause of `sentence` (no engine filters); `words` for a
+ * rule that needs word meaning.
+ */
+export function applyRule(
+  rule: Rule,
+  sentence: string,
+  greeted = false,
+  words: WordVectors | null = null,
+): TypedFact[] {
+  const ctx = { at: SAID_AT, greeted, words };
   return analyse(sentence)
     .flatMap((s) => clausesOf(s))
     .flatMap((c) => rule(c, ctx));

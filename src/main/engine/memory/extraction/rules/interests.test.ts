@@ -2,9 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
 import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
 import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
-import { clausesOf } from '../clause.ts';
 import type { Rule } from '../fact.ts';
-import { analyse } from '../nlp.ts';
 import { extractFacts } from '../extract.ts';
 import {
   dislikes,
@@ -27,12 +25,7 @@ beforeAll(async () => {
 });
 
 /** A rule that needs word meaning, over every clause of a text. */
-const withMeaning = (rule: Rule, text: string) =>
-  brief(
-    analyse(text)
-      .flatMap((s) => clausesOf(s))
-      .flatMap((c) => rule(c, { at: SAID_AT, greeted: false, words })),
-  );
+const withMeaning = (rule: Rule, text: string) => brief(applyRule(rule, text, false, words));
 
 describe('likes', () => {
   it.each([

@@ -4,8 +4,6 @@ import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vecto
 import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
 import { extractFacts } from '../extract.ts';
 import type { Rule } from '../fact.ts';
-import { clausesOf } from '../clause.ts';
-import { analyse } from '../nlp.ts';
 import { backHome, comesFrom, homeIn, livesIn, movedTo, sinceMove, timeIn } from './places.ts';
 
 let words: WordVectors;
@@ -14,12 +12,7 @@ beforeAll(async () => {
 });
 
 /** A rule that tells places by word meaning, over every clause of a sentence. */
-const withMeaning = (rule: Rule, text: string) =>
-  brief(
-    analyse(text)
-      .flatMap((s) => clausesOf(s))
-      .flatMap((c) => rule(c, { at: SAID_AT, greeted: false, words })),
-  );
+const withMeaning = (rule: Rule, text: string) => brief(applyRule(rule, text, false, words));
 
 describe('livesIn', () => {
   it.each([

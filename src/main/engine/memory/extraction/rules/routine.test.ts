@@ -2,10 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
 import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
 import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
-import { clausesOf } from '../clause.ts';
 import { extractFacts } from '../extract.ts';
 import type { Rule } from '../fact.ts';
-import { analyse } from '../nlp.ts';
 import { commute, drink, schedule, vehicle, vehicleMentioned } from './routine.ts';
 
 let words: WordVectors;
@@ -14,12 +12,7 @@ beforeAll(async () => {
 });
 
 /** A rule that needs word meaning, over every clause of a text. */
-const withMeaning = (rule: Rule, text: string) =>
-  brief(
-    analyse(text)
-      .flatMap((s) => clausesOf(s))
-      .flatMap((c) => rule(c, { at: SAID_AT, greeted: false, words })),
-  );
+const withMeaning = (rule: Rule, text: string) => brief(applyRule(rule, text, false, words));
 
 describe('drink', () => {
   it.each([
