@@ -2,9 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
 import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
 import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
-import { clausesOf } from '../clause.ts';
 import { extractFacts } from '../extract.ts';
-import { analyse } from '../nlp.ts';
 import { techUse, toolIn } from './tech.ts';
 
 let words: WordVectors;
@@ -12,12 +10,8 @@ beforeAll(async () => {
   words = loadWordVectors(await ensureWordVectorAsset());
 });
 
-const toolsIn = (text: string) =>
-  brief(
-    analyse(text)
-      .flatMap((s) => clausesOf(s))
-      .flatMap((c) => toolIn(c, { at: SAID_AT, greeted: false, words })),
-  );
+const toolsIn = (text: string) => brief(applyRule(toolIn, text, false, words));
+const techUses = (text: string) => brief(applyRule(techUse, text, false, words));
 
 describe('techUse', () => {
   it.each([
@@ -122,13 +116,6 @@ describe('toolIn', () => {
 });
 
 describe("the writer's own team", () => {
-  const techUses = (text: string) =>
-    brief(
-      analyse(text)
-        .flatMap((s) => clausesOf(s))
-        .flatMap((c) => techUse(c, { at: SAID_AT, greeted: false, words })),
-    );
-
   it.each([
     ['Our team uses dbt', ["User's team uses dbt [user|tool|dbt]"]],
     ['our squad is on Kubernetes', ["User's squad uses Kubernetes [user|tool|Kubernetes]"]],
@@ -168,13 +155,6 @@ describe("the writer's own team", () => {
 });
 
 describe('tools a lower-case writer names', () => {
-  const techUses = (text: string) =>
-    brief(
-      analyse(text)
-        .flatMap((s) => clausesOf(s))
-        .flatMap((c) => techUse(c, { at: SAID_AT, greeted: false, words })),
-    );
-
   it.each([
     ['i use excel for my budget', ['User uses excel [user|tool|excel]']],
     ['we use python for the backend', ['User uses python [user|stack|python]']],
