@@ -237,6 +237,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
       .split(/(?<=[.!?])\s+|\s[—–-]\s/u)
       .pop() ?? '';
   const task = GENERIC_TASK.test(text) || GENERIC_TASK.test(lastSentence) || CODE_LIKE.test(text);
+  // The clause the question is asked in (the whole message when it points back).
+  const asked = questionClause(text);
   const advice = ADVICE.test(text);
   // "remind me" itself says nothing about whose world the question is about.
   const personal = PERSONAL.test(text.replace(/\bremind me\b/giu, ''));
@@ -254,7 +256,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     const other = knownNameMentions(text, ctx.knownNames);
     named =
       other.length > 0 &&
-      ((personal && !advice && !task && !generalCause && !HOW_TO.test(questionClause(text))) ||
+      ((personal && !advice && !task && !generalCause && !HOW_TO.test(asked)) ||
         other.some((m) => PERSON_USE_AFTER.test(m.after)));
   }
   const recall = RECALL.test(text) || (RECALL_OPEN.test(text) && (personal || named));
@@ -274,18 +276,17 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // Nor when how such people or pets behave is asked with one of theirs as the example ("my
   // puppy cries in the crate at night, what should I do?"), unless something is chosen for
   // them ("what should I get my boss for Christmas?").
-  const personAsked = questionClause(text);
   // A task counts when it is for or to them ("an email to my manager", "a note for my wife's
   // card"), not about them ("a limerick about my cat"); a question, when it asks about them,
   // not about what they claim ("My dad swears bats are blind. Is that true?").
   const ownPerson =
     !CODE_LIKE.test(text) &&
-    !HOW_TO.test(personAsked) &&
+    !HOW_TO.test(asked) &&
     (FOR_PERSON.test(text)
       ? mentionsOwnPerson(text)
       : task
         ? TO_PERSON.test(text) && mentionsOwnPerson(text)
-        : !advice && !generalCause && mentionsOwnPerson(personAsked));
+        : !advice && !generalCause && mentionsOwnPerson(asked));
   // "what's wrong with my arm?", "how's my knee these days?": the user's own body, asked about,
   // is their health (an injury or condition memory may hold); whether a symptom is normal, what
   // causes or eases it, is asked of anyone's ("why does my knee hurt on stairs?").
@@ -302,15 +303,11 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // the time says when the trouble began, the question asks how to fix it.
   const relative =
     EPISODE_RELATIVE.test(text) &&
-    !(
-      (HOW_TO.test(personAsked) || ADVICE.test(personAsked)) &&
-      !EPISODE_RELATIVE.test(personAsked)
-    );
+    !((HOW_TO.test(asked) || ADVICE.test(asked)) && !EPISODE_RELATIVE.test(asked));
   if (relative && (named || personal || QUESTION.test(text))) return 'episode';
   if (EPISODE_DATED.test(text) && (named || personal)) return 'episode';
   if (recall || PREFERENCE.test(text)) return 'pinned';
   if (named || ownPerson || ownBody) return 'pinned';
-  const asked = questionClause(text);
   if (
     (MY_THING.test(asked) || OWN_PAST.test(asked)) &&
     QUESTION.test(text) &&
