@@ -22,6 +22,7 @@ import {
 import {
   buildMatchExpression,
   buildPairedMatchExpression,
+  hasContentWords,
   jaccard,
   queryTerms,
   wordSet,
@@ -536,7 +537,7 @@ function rerankTranscript(
     const body = speaker === null ? row.content : row.content.slice(row.content.indexOf(':') + 1);
     // A neighbour that does not match the query itself must carry information of its own:
     // "ok", "haha nice!" next to a hit is not worth a result slot.
-    if (own === 0 && wordSet(body).size < MIN_NEIGHBOUR_WORDS) continue;
+    if (own === 0 && !hasContentWords(body, MIN_NEIGHBOUR_WORDS)) continue;
     if (namedSpeaker && speaker !== null && speaker.split(/\s+/u).some((w) => termSet.has(w))) {
       rel *= 1 + w.speaker;
     } else if (!namedSpeaker && firstPerson && row.role === 'user') {

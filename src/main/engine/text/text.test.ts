@@ -5,6 +5,7 @@ import {
   buildMatchExpression,
   buildPairedMatchExpression,
   escapeLike,
+  hasContentWords,
   jaccard,
   queryTerms,
   wordSet,
@@ -133,5 +134,13 @@ describe('escapeLike / similarity', () => {
     expect(jaccard(wordSet('cats'), wordSet('dogs'))).toBe(0);
     expect(jaccard(new Set(), new Set())).toBe(0);
     expect(jaccard(new Set(), new Set(['tea']))).toBe(0);
+  });
+
+  it('counts content words as wordSet does, stopping once there are enough', () => {
+    const texts = ['ok', 'haha nice!', 'Yes, yes, YES', 'I went to the big lake with Ana', ''];
+    for (const t of texts) {
+      for (const n of [0, 1, 2, 3, 5]) expect(hasContentWords(t, n)).toBe(wordSet(t).size >= n);
+    }
+    expect(hasContentWords('Lake lake LAKE', 2)).toBe(false);
   });
 });

@@ -104,6 +104,22 @@ export function wordSet(text: string): Set<string> {
 }
 
 /**
+ * Whether a text has at least `n` different content words (wordSet(text).size >= n), reading
+ * only as far as it takes: a long turn is decided by its first few words.
+ */
+export function hasContentWords(text: string, n: number): boolean {
+  if (n <= 0) return true;
+  const seen = new Set<string>();
+  for (const m of text.toLowerCase().matchAll(WORD)) {
+    const w = m[0];
+    if (STOP_WORDS.has(w)) continue;
+    seen.add(w);
+    if (seen.size >= n) return true;
+  }
+  return false;
+}
+
+/**
  * Every word of a text (stop words kept), with a possessive "'s" removed: for comparing two
  * statements of a fact, where "not" or "likes" carry meaning.
  */
