@@ -47,8 +47,17 @@ const QUANTIFIERS = new Set([
   'cup',
   'cups',
   'glass',
+  'glasses',
+  'mug',
+  'mugs',
+  'pint',
+  'pints',
+  'bottle',
+  'bottles',
   'pair',
 ]);
+/** Words that make a number rough: "like 4 cups", "about two glasses", "around 3 litres". */
+const APPROXIMATORS = new Set(['like', 'about', 'around', 'roughly', 'approximately', 'maybe']);
 const ARTICLES = new Set(['a', 'an', 'the', 'some', 'this', 'that', 'these', 'those', 'any']);
 const POSSESSIVE_SWAP: Record<string, string> = {
   my: 'their',
@@ -97,6 +106,8 @@ export function nounPhrase(toks: readonly Tok[], from: number): Phrase | null {
     none = true;
     i++;
   }
+  // "like 4 cups of coffee", "about two glasses": a rough number is still a number.
+  if (APPROXIMATORS.has(toks[i]?.norm ?? '') && toks[i + 1]?.pos === 'NUM') i++;
   let determined = false;
   while (toks[i] && (ARTICLES.has(toks[i]!.norm) || toks[i]!.norm in POSSESSIVE_SWAP)) {
     if (toks[i]!.norm in POSSESSIVE_SWAP) words.push(toks[i]!);
@@ -131,8 +142,14 @@ export function nounPhrase(toks: readonly Tok[], from: number): Phrase | null {
     } else break;
   }
   if (words.length === start) return null;
-  // "a lot of coffee", "a couple of cats": the phrase is what comes after "of".
-  if (words.length === start + 1 && QUANTIFIERS.has(words[start]!.norm) && toks[i]?.norm === 'of') {
+  // "a lot of coffee", "a couple of cats", "4 cups of coffee": the phrase is what comes after "of".
+  const counted = words.length === start + 2 && words[start]!.pos === 'NUM' ? 1 : 0;
+  const measure = words[start + counted]!;
+  if (
+    words.length === start + 1 + counted &&
+    QUANTIFIERS.has(measure.norm) &&
+    toks[i]?.norm === 'of'
+  ) {
     const inner = nounPhrase(toks, i + 1);
     if (inner) return inner;
   }

@@ -22,16 +22,21 @@ describe('drink', () => {
       'User drinks oat milk latte [user|drink|oat milk latte]',
     ],
     ['My go-to drink is iced matcha.', 'User drinks iced matcha [user|drink|iced matcha]'],
+    // A measure of a drink, counted roughly or not, is the drink.
+    ['I drink like 4 cups of coffee a day.', 'User drinks coffee [user|drink|coffee]'],
+    ['I have two glasses of wine with dinner.', 'User drinks wine [user|drink|wine]'],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(drink, sentence))).toEqual([expected]);
   });
 
-  it.each(['I have a meeting at noon.', 'My dad drinks whisky? No way.', 'I drink it slowly.'])(
-    'nothing about the user from %j',
-    (s) => {
-      expect(applyRule(drink, s).filter((f) => f.subject === 'user')).toEqual([]);
-    },
-  );
+  it.each([
+    'I have a meeting at noon.',
+    'My dad drinks whisky? No way.',
+    'I drink it slowly.',
+    'I have 3 bottles of hot sauce.',
+  ])('nothing about the user from %j', (s) => {
+    expect(applyRule(drink, s).filter((f) => f.subject === 'user')).toEqual([]);
+  });
 });
 
 describe('vehicle', () => {
