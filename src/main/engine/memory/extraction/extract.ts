@@ -1,12 +1,13 @@
 // The extraction stage (DESIGN §6): statements in, typed facts out, with no LLM. Every
 // sentence is analysed once (nlp.ts), split into clauses (clause.ts), and each clause that
 // states something goes through the named rules below. Questions, hypotheticals, reported
-// speech and clauses about someone else never reach a rule; a negated clause reaches only
-// the rules that read negation themselves; "no longer" / "used to" / "not ... anymore"
-// clauses run the ordinary rules and their facts are marked ended.
+// speech, quoted words, make-believe (framing.ts) and clauses about someone else never reach
+// a rule; a negated clause reaches only the rules that read negation themselves; "no longer" /
+// "used to" / "not ... anymore" clauses run the ordinary rules and their facts are marked ended.
 import { clausesOf, type Clause } from './clause.ts';
 import { clauseDate, formatResolvedDate } from './dates.ts';
 import type { Rule, RuleContext, TypedFact } from './fact.ts';
+import { framesOf, mostlyQuoted } from './framing.ts';
 import { analyse, type AnalysedSentence } from './nlp.ts';
 import { subjectText } from './phrases.ts';
 import { truecase } from './truecase.ts';
@@ -230,9 +231,13 @@ export function factsOfSentences(
 ): TypedFact[][] {
   const ctx: RuleContext = { at: o.at, greeted: greets(sentences[0]), words: o.words ?? null };
   const seen = new Set<string>();
-  return sentences.map((s) => {
+  const frames = framesOf(sentences);
+  return sentences.map((s, i) => {
     const out: TypedFact[] = [];
+    const frame = frames[i]!;
     for (const c of clausesOf(truecase(s, ctx.words ?? null))) {
+      // Quoted words and make-believe are someone's lines, not the writer's facts.
+      if (frame.fiction || mostlyQuoted(frame, c.sentence, c.toks)) continue;
       for (const f of factsOfClause(c, ctx)) {
         const fact = o.speaker ? aboutSpeaker(f, o.speaker) : f;
         const key = `${fact.subject}|${fact.relation}|${fact.object.toLowerCase()}|${fact.ended}`;
