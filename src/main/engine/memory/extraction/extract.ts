@@ -35,12 +35,15 @@ import { bracketedRole, nameEqualsRole, namedAsRole } from './rules/asides.ts';
 import { petOwned } from './rules/pets.ts';
 import {
   allergy,
+  allergyNamed,
   allergyRemedy,
   conditionDay,
   diet,
   diagnosisNamed,
   dietNow,
   healthCondition,
+  injury,
+  medication,
   sensitivity,
 } from './rules/health.ts';
 import { commute, drink, schedule, vehicle, vehicleMentioned } from './rules/routine.ts';
@@ -82,6 +85,8 @@ const MENTION_RULES: readonly Rule[] = [
   diagnosisNamed,
   conditionDay,
   dietNow,
+  // "severe peanut allergy here", "with my shellfish allergy": an allergy without "I have".
+  allergyNamed,
   // "my old subaru needs tires", "no cilantro, it tastes like soap", "big into climbing".
   vehicleMentioned,
   tasteJudged,
@@ -129,6 +134,8 @@ const STATEMENT_RULES: readonly Rule[] = [
   allergy,
   allergyRemedy,
   healthCondition,
+  injury,
+  medication,
   sensitivity,
   drink,
   vehicle,

@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureWordVectorAsset } from '../../../../../test/helpers/word-vectors.ts';
 import { loadWordVectors, type WordVectors } from '../../vector/word-vectors.ts';
 import {
+  bodyPartByMeaning,
   frequentNameByMeaning,
+  medicineByMeaning,
   meaningText,
   pastimeByMeaning,
   personByMeaning,
@@ -103,4 +105,28 @@ describe('softwareByMeaning', () => {
       expect(softwareByMeaning(words, w)).toBe(false);
     },
   );
+});
+
+describe('bodyPartByMeaning', () => {
+  it.each(['knee', 'acl', 'hamstring', 'collarbone', 'wrist', 'meniscus'])('%j is', (w) => {
+    expect(bodyPartByMeaning(words, w)).toBe(true);
+  });
+
+  it.each(['phone', 'heart', 'screen', 'promise', 'record', 'feelings'])('%j is not', (w) => {
+    expect(bodyPartByMeaning(words, w)).toBe(false);
+  });
+});
+
+describe('medicineByMeaning', () => {
+  // by meaning, and by an INN stem for names the vectors lack
+  it.each(['insulin', 'antidepressants', 'steroids', 'sertraline', 'metformin', 'lisinopril'])(
+    '%j is',
+    (w) => {
+      expect(medicineByMeaning(words, w)).toBe(true);
+    },
+  );
+
+  it.each(['keto', 'holiday', 'budget', 'team', 'phone', 'hinge', 'routine'])('%j is not', (w) => {
+    expect(medicineByMeaning(words, w)).toBe(false);
+  });
 });

@@ -308,3 +308,64 @@ export function softwareByMeaning(words: WordVectors, word: string): boolean {
     ) ?? false
   );
 }
+
+/**
+ * A word names a part of the body when the word vectors put it nearer to joints, limbs and
+ * ligaments than to the things people break or hurt in other senses (a phone, a record, a
+ * heart in love) by at least the margin: "knee", "acl", "hamstring", "collarbone" are body
+ * parts, "phone", "screen", "heart", "promise" are not. Unknown words are not. Chosen on our
+ * own words (rules/health.test.ts).
+ */
+export const BODY_PART_MIN_SIMILARITY = 0.5;
+export const BODY_PART_MIN_MARGIN = 0.15;
+const BODY_PARTS =
+  'knee ankle wrist shoulder hip elbow neck ligament spine finger hamstring leg'.split(' ');
+const NOT_BODY_PARTS =
+  'phone laptop screen car glasses window record promise love soul feelings rules'.split(' ');
+
+/** Whether a word (one word, any case) names a part of the body by its meaning. */
+export function bodyPartByMeaning(words: WordVectors, word: string): boolean {
+  return (
+    amongKind(
+      words,
+      word,
+      BODY_PARTS,
+      NOT_BODY_PARTS,
+      BODY_PART_MIN_SIMILARITY,
+      BODY_PART_MIN_MARGIN,
+    ) ?? false
+  );
+}
+
+/**
+ * A word names a medicine when the word vectors put it nearer to medicines than to the other
+ * things someone is "on" (a diet, a holiday, a team, a call) by at least the margin: "insulin",
+ * "prozac", "antidepressants", "steroids" are medicines, "keto", "holiday", "budget" are not.
+ * Most drug names are too rare for the vectors; one they lack is a medicine when it ends in a
+ * stem of the international nonproprietary names (WHO INN: "sertraline", "metformin",
+ * "lisinopril", "omeprazole"). Chosen on our own words (rules/health.test.ts).
+ */
+export const MEDICINE_MIN_SIMILARITY = 0.5;
+export const MEDICINE_MIN_MARGIN = 0.1;
+const MEDICINES =
+  'medication insulin antidepressants antibiotics ibuprofen paracetamol aspirin steroids prozac statins'.split(
+    ' ',
+  );
+const NOT_MEDICINES = 'diet holiday budget team call phone break leave track course'.split(' ');
+/** Common INN stems (https://www.who.int/teams/health-product-and-policy-standards/inn). */
+const INN_STEM =
+  /(?:aline|xetine|oxetine|formin|pril|sartan|olol|statin|prazole|oxacin|cillin|mycin|azepam|triptan|tidine|gliptin|glutide|afil|mab|pine|zolam|profen|amine|oxone|done|semide|thiazide)$/;
+
+/** Whether a word (one word, any case) names a medicine, by its meaning or its INN stem. */
+export function medicineByMeaning(words: WordVectors, word: string): boolean {
+  const w = word.toLowerCase();
+  const known = amongKind(
+    words,
+    w,
+    MEDICINES,
+    NOT_MEDICINES,
+    MEDICINE_MIN_SIMILARITY,
+    MEDICINE_MIN_MARGIN,
+  );
+  return known ?? (w.length > 5 && INN_STEM.test(w));
+}

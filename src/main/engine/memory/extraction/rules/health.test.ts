@@ -1,16 +1,26 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { applyRule, brief, SAID_AT } from '../../../../../../test/helpers/extraction.ts';
+import { ensureWordVectorAsset } from '../../../../../../test/helpers/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../../../vector/word-vectors.ts';
 import { extractFacts } from '../extract.ts';
 import {
   allergy,
+  allergyNamed,
   allergyRemedy,
   conditionDay,
   diagnosisNamed,
   diet,
   dietNow,
   healthCondition,
+  injury,
+  medication,
   sensitivity,
 } from './health.ts';
+
+let words: WordVectors;
+beforeAll(async () => {
+  words = loadWordVectors(await ensureWordVectorAsset());
+});
 
 describe('diet', () => {
   it.each([
@@ -231,5 +241,88 @@ describe('dietNow', () => {
   ])('nothing from %j', (text) => {
     const facts = extractFacts(text, { at: SAID_AT });
     expect(facts.filter((f) => f.relation === 'diet' && f.subject === 'user')).toEqual([]);
+  });
+});
+
+describe('injury', () => {
+  const withMeaning = (text: string) => brief(applyRule(injury, text, false, words));
+  it.each([
+    ['I tore my ACL skiing in March.', 'User tore their ACL [user|health|ACL]'],
+    ['since i tore my acl playing football', 'User tore their acl [user|health|acl]'],
+    [
+      'I sprained my left ankle on the stairs.',
+      'User sprained their left ankle [user|health|left ankle]',
+    ],
+    ['My son broke his wrist.', "User's son broke his wrist [user's son|health|wrist]"],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(text)).toEqual([expected]);
+  });
+
+  it.each([
+    'I broke my phone.',
+    'She broke my heart.',
+    'I hurt my feelings.',
+    'My son broke my laptop.',
+    "I didn't break my ankle.",
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(text)).toEqual([]);
+  });
+});
+
+describe('medication', () => {
+  const withMeaning = (text: string) => brief(applyRule(medication, text, false, words));
+  it.each([
+    ["I'm on sertraline.", 'User is on sertraline [user|health|sertraline]'],
+    [
+      "I've been on antidepressants since May.",
+      'User is on antidepressants [user|health|antidepressants]',
+    ],
+    ['I take insulin.', 'User takes insulin [user|health|insulin]'],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(text)).toEqual([expected]);
+  });
+
+  it('each medicine of a list', () => {
+    expect(withMeaning('I take metformin and lisinopril.')).toEqual([
+      'User takes metformin [user|health|metformin]',
+      'User takes lisinopril [user|health|lisinopril]',
+    ]);
+  });
+
+  it.each([
+    "I'm on holiday.",
+    "I'm on a diet.",
+    "I'm on Hinge.",
+    'I take the train.',
+    'I take notes in class.',
+    "I'm not on insulin.",
+    'My pharmacy is on Main Street.',
+  ])('nothing from %j', (text) => {
+    expect(withMeaning(text)).toEqual([]);
+  });
+});
+
+describe('allergyNamed', () => {
+  it.each([
+    [
+      'severe peanut allergy here so I check every label',
+      'User has a peanut allergy [user|allergy|peanut]',
+    ],
+    [
+      'With my shellfish allergy I never order paella.',
+      'User has a shellfish allergy [user|allergy|shellfish]',
+    ],
+  ])('%j', (text, expected) => {
+    expect(brief(applyRule(allergyNamed, text))).toEqual([expected]);
+  });
+
+  it.each([
+    "My son's peanut allergy is scary.",
+    'Cooking for a friend with a nut allergy.',
+    'Her nut allergy is severe.',
+    'The allergy season starts in May.',
+    'Kids with a peanut allergy often grow out of it.',
+  ])('nothing from %j', (text) => {
+    expect(applyRule(allergyNamed, text)).toEqual([]);
   });
 });

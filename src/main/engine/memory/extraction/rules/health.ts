@@ -1,6 +1,8 @@
 // Diet, allergies and health constraints.
 import { objectTokens, writerSpeaks, type Clause } from '../clause.ts';
-import { factAbout, userFact, type TypedFact } from '../fact.ts';
+import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
+import { bodyPartByMeaning, medicineByMeaning } from '../meaning.ts';
+import type { Tok } from '../nlp.ts';
 import { indexOfWord, joinTokens, nounList, nounPhrase, predicateText } from '../phrases.ts';
 import { isCondition, isConditionAdjective, isDiet, isDietFood } from '../vocabulary.ts';
 
@@ -290,4 +292,128 @@ export function dietNow(c: Clause): TypedFact[] {
     return userFact('diet', t.norm, `User is ${t.norm} now`, { salience: 0.8 });
   }
   return [];
+}
+
+/** Verbs of hurting a part of the body: "tore my ACL", "sprained my ankle", "did my knee in". */
+const INJURING = new Set([
+  'tear',
+  'break',
+  'sprain',
+  'injure',
+  'hurt',
+  'pull',
+  'dislocate',
+  'fracture',
+  'twist',
+  'strain',
+  'rupture',
+  'damage',
+  'bruise',
+  'blow',
+]);
+/** The possessive that makes the body part the subject's own ("I tore my", "my son broke his"). */
+const OWN_BODY: Record<string, readonly string[]> = {
+  user: ['my'],
+  relative: ['his', 'her', 'their'],
+};
+
+/**
+ * "I tore my ACL skiing", "sprained my left ankle", "my son broke his wrist": an injury to the
+ * subject's own body is a health fact. The body part is read by word meaning (meaning.ts), so
+ * "broke my phone", "hurt my feelings" or "broke my heart" are not injuries.
+ */
+export function injury(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (!ctx.words || c.negated || !INJURING.has(c.verb)) return [];
+  const rest = objectTokens(c);
+  // "blew out my knee": the particle before the body part.
+  const from = c.verb === 'blow' && rest[0]?.norm === 'out' ? 1 : 0;
+  if (!(OWN_BODY[c.subject.kind] ?? []).includes(rest[from]?.norm ?? '')) return [];
+  const part = bodyPartAt(rest, from + 1, ctx.words);
+  if (part === null) return [];
+  const verb = c.toks[c.verbAt]!.text.toLowerCase();
+  return factAbout(
+    c,
+    'health',
+    part,
+    `${verb} ${rest[from]!.norm === 'my' ? 'their' : rest[from]!.norm} ${part}`,
+    {
+      salience: 0.8,
+    },
+  );
+}
+
+/** "left ACL", "right knee": up to three words from `from` that end in a part of the body. */
+function bodyPartAt(
+  toks: readonly Tok[],
+  from: number,
+  words: NonNullable<RuleContext['words']>,
+): string | null {
+  let found = -1;
+  for (let k = from; k < Math.min(toks.length, from + 3); k++) {
+    const t = toks[k]!;
+    if (t.pos !== 'NOUN' && t.pos !== 'ADJ' && t.pos !== 'PROPN') break;
+    if (bodyPartByMeaning(words, t.norm)) found = k;
+  }
+  return found < 0 ? null : joinTokens(toks.slice(from, found + 1));
+}
+
+/** Words before a medicine: "on the pill", "taking my insulin". */
+const MEDICINE_LEAD = new Set(['the', 'my', 'some']);
+
+/**
+ * "I'm on sertraline", "I take metformin and lisinopril", "I've been on antidepressants since
+ * May": a medicine the subject is on or takes (medicine by meaning or by its INN stem,
+ * meaning.ts). Not "on a diet", "on holiday", "take the train".
+ */
+export function medication(c: Clause, ctx: RuleContext): TypedFact[] {
+  if (!ctx.words || c.negated || c.subject.kind === 'thing' || c.subject.kind === 'possession')
+    return [];
+  const rest = objectTokens(c);
+  let from: number;
+  if (c.verb === 'be' && rest[0]?.norm === 'on') from = 1;
+  else if (c.verb === 'take') from = 0;
+  else return [];
+  while (rest[from] && MEDICINE_LEAD.has(rest[from]!.norm)) from++;
+  // "on a diet", "take a break": one of a kind of thing, not a medicine's name.
+  if (rest[from]?.norm === 'a' || rest[from]?.norm === 'an') return [];
+  const words = ctx.words;
+  const medicines = nounList(rest, from).filter(
+    (np) => !np.text.includes(' ') && medicineByMeaning(words, np.head),
+  );
+  const said = c.verb === 'take' ? 'takes' : 'is on';
+  return medicines.flatMap((np) =>
+    factAbout(c, 'health', np.text, `${said} ${np.text}`, { salience: 0.8 }),
+  );
+}
+
+/** Words that open a clause before a bare allergy ("so", "also", "and"). */
+const ALLERGY_LEAD = new Set(['so', 'also', 'and', 'but', 'plus', 'btw', 'fyi', 'ok', ',', '-']);
+
+/**
+ * "severe peanut allergy here so I check every label", "with my shellfish allergy I never
+ * order paella": an allergy named without "I have" is the writer's when it is theirs ("my")
+ * or opens the clause with no verb of its own. Not someone else's ("her nut allergy", "my
+ * son's peanut allergy", "cooking for a friend with a nut allergy").
+ */
+export function allergyNamed(c: Clause): TypedFact[] {
+  const toks = c.toks;
+  const at = toks.findIndex((t) => t.norm === 'allergy' || t.norm === 'allergies');
+  if (at < 1) return [];
+  let group = at;
+  while (group > 0 && ['NOUN', 'PROPN', 'ADJ'].includes(toks[group - 1]!.pos)) group--;
+  // "severe", "bad": words of degree say nothing of the allergen.
+  let from = group;
+  while (from < at && toks[from]!.pos === 'ADJ') from++;
+  if (from === at) return [];
+  // "my son's peanut allergy": the word before is "'s", not "my".
+  const owned = toks[group - 1]?.norm === 'my';
+  const opens =
+    toks.slice(0, group).every((t) => ALLERGY_LEAD.has(t.norm) || t.pos === 'INTJ') &&
+    (c.verbAt < 0 || c.verbAt > at);
+  if (!owned && !opens) return [];
+  const what = joinTokens(toks.slice(from, at)).toLowerCase();
+  return userFact('allergy', what, `User has a ${what} allergy`, { salience: 0.85 }).map((f) => ({
+    ...f,
+    timeless: true,
+  }));
 }
