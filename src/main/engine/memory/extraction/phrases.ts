@@ -121,7 +121,17 @@ export function nounPhrase(toks: readonly Tok[], from: number): Phrase | null {
     const next = toks[i + 1];
     // "yoga most mornings", "tea every day": a quantifier starts another phrase.
     if (words.length > start && PHRASE_BREAKERS.has(t.norm)) break;
-    if (isWordish(t) && t.ent !== 'DATE' && t.ent !== 'TIME' && t.ent !== 'DURATION') {
+    // "a night shift nurse", "my morning coffee": a time that opens a compound describes it.
+    const timeModifier =
+      words.length === start &&
+      (t.ent === 'TIME' || t.ent === 'DATE') &&
+      t.pos === 'NOUN' &&
+      next?.pos === 'NOUN' &&
+      next.ent === null;
+    if (
+      isWordish(t) &&
+      (timeModifier || (t.ent !== 'DATE' && t.ent !== 'TIME' && t.ent !== 'DURATION'))
+    ) {
       words.push(t);
       i++;
     } else if (

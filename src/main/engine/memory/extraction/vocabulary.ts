@@ -484,10 +484,15 @@ const NOT_JOBS = new Set([
   'walkman',
 ]);
 
-/** Whether a noun phrase names an occupation ("a senior data engineer", "a fisherman"). */
+/**
+ * Whether a noun phrase names an occupation ("a senior data engineer", "a fisherman"), also
+ * by an occupation before its head ("a vet tech", "a nurse practitioner", "a lead singer").
+ */
 export function isJob(phrase: string): boolean {
-  const head = singular(phrase.toLowerCase().split(/\s+/).at(-1) ?? '');
-  return JOBS.has(head) || (JOB_SUFFIX.test(head) && !NOT_JOBS.has(head));
+  const words = phrase.toLowerCase().split(/\s+/);
+  const head = singular(words.at(-1) ?? '');
+  if (JOBS.has(head) || (JOB_SUFFIX.test(head) && !NOT_JOBS.has(head))) return true;
+  return words.length >= 2 && JOBS.has(words.at(-2)!);
 }
 
 /**
@@ -502,9 +507,15 @@ const ORGANISATION_WORK = new Set(
     'sprint sprints roadmap bonus bonuses pension canteen'
   ).split(' '),
 );
-/** The people and hours of a workplace: only "at" a name are they an employer's ("my team at X"). */
+/**
+ * The people, hours and posts of a workplace: only "at" a name are they an employer's ("my
+ * team at X", "my job at X").
+ */
 const WORKPLACE_PEOPLE = new Set(
-  'team teams manager boss colleagues coworkers co-workers shift shifts department'.split(' '),
+  (
+    'team teams manager boss colleagues coworkers co-workers shift shifts department ' +
+    'job role position internship placement apprenticeship'
+  ).split(' '),
 );
 
 /** What a home is called: "a terraced house", "a flat", "our new place". */

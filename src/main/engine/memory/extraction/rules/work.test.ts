@@ -99,6 +99,11 @@ describe('employer: years spent at a place', () => {
   it.each([
     ["I've been at Monzo since 2021.", 'User works at Monzo [user|works_at|Monzo]'],
     ['I have been at the BBC for six years now.', 'User works at BBC [user|works_at|BBC]'],
+    // "I've" left out, as chat writes it
+    [
+      'been at Deloitte for 3 years now and burnt out.',
+      'User works at Deloitte [user|works_at|Deloitte]',
+    ],
   ])('%j', (text, expected) => {
     expect(brief(applyRule(employer, text))).toEqual([expected]);
   });
@@ -143,6 +148,10 @@ describe('employerInPassing', () => {
     ],
     ['My team at Zendrix ships on Fridays.', 'User works at Zendrix [user|works_at|Zendrix]'],
     ['Covering an extra shift at Tesco this weekend.', 'User works at Tesco [user|works_at|Tesco]'],
+    [
+      'I cycle to my job at Barclays every morning.',
+      'User works at Barclays [user|works_at|Barclays]',
+    ],
   ])('%j', (text, expected) => {
     expect(employersIn(text)).toEqual([expected]);
   });
@@ -155,6 +164,7 @@ describe('employerInPassing', () => {
     "Tom's reviews are next week and I have to read them.",
     'My team at Leeds ships on Fridays.',
     'His shift at Tesco ends at 6 and I pick him up.',
+    'Her new job at Tesco starts Monday and I am driving her.',
     'My sister loves her team at Stripe.',
     "We had dinner at Dave's after my shift.",
     // asked, supposed, reported
@@ -163,5 +173,47 @@ describe('employerInPassing', () => {
     'Tom said the crunch at Ubisoft is brutal.',
   ])('nothing from %j', (text) => {
     expect(employersIn(text)).toEqual([]);
+  });
+});
+
+describe('jobTitle: in a town, by a post, with a time', () => {
+  let words: WordVectors;
+  beforeAll(async () => {
+    words = loadWordVectors(await ensureWordVectorAsset());
+  });
+  const withMeaning = (text: string) => brief(applyRule(jobTitle, text, false, words));
+
+  it.each([
+    [
+      "I'm a secondary school teacher in Glasgow.",
+      [
+        'User is a secondary school teacher [user|job|secondary school teacher]',
+        'User lives in Glasgow [user|lives_in|Glasgow]',
+      ],
+    ],
+    // an occupation before the head names the post too
+    ["I'm a vet tech.", ['User is a vet tech [user|job|vet tech]']],
+    ["I'm a night shift nurse.", ['User is a night shift nurse [user|job|night shift nurse]']],
+    [
+      "I've been at Spotify for 3 years as a data analyst.",
+      [
+        'User is a data analyst [user|job|data analyst]',
+        'User works at Spotify [user|works_at|Spotify]',
+      ],
+    ],
+  ])('%j', (text, expected) => {
+    expect(withMeaning(text)).toEqual(expected);
+  });
+
+  it.each([
+    // not a town, or a job that ended
+    ["I'm a nurse in the NHS.", ['User is a nurse [user|job|nurse]']],
+    ["I'm a developer in Python.", ['User is a developer [user|job|developer]']],
+    ['I was a teacher in Leeds.', ['User was a teacher [user|job|teacher|ended]']],
+    // no occupation in the phrase at all
+    ["I'm a morning person.", []],
+    ["I've been at Gatwick for 3 hours as a favour.", []],
+  ])('no home from %j', (text, expected) => {
+    expect(withMeaning(text)).toEqual(expected);
   });
 });

@@ -3,7 +3,14 @@ import { objectTokens, writerSpeaks, type Clause } from '../clause.ts';
 import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import { personByMeaning, placeByMeaning } from '../meaning.ts';
 import type { Tok } from '../nlp.ts';
-import { article, indexOfWord, nounPhrase, properName, type Phrase } from '../phrases.ts';
+import {
+  article,
+  indexOfWord,
+  nounPhrase,
+  placeName,
+  properName,
+  type Phrase,
+} from '../phrases.ts';
 import { isJob, isOrganisationNoun, isOrganisationWork, isWorkNoun } from '../vocabulary.ts';
 
 /** The employer after "at"/"for" in `rest` from `from` (a name: "Shopify", "the BBC"). */
@@ -25,13 +32,17 @@ function employerAt(rest: ReturnType<typeof objectTokens>, from: number): string
   return null;
 }
 
-/** "I work as a nurse", "I'm a data engineer at Shopify", "my wife is a teacher". */
-export function jobTitle(c: Clause): TypedFact[] {
+/**
+ * "I work as a nurse", "I'm a data engineer at Shopify", "my wife is a teacher", "I've been
+ * at Spotify for 3 years as a data analyst", "I'm a teacher in Glasgow" (and lives there).
+ */
+export function jobTitle(c: Clause, ctx?: RuleContext): TypedFact[] {
   const rest = objectTokens(c);
   let at = -1;
   const as = rest.findIndex((t, k) => t.norm === 'as' && k < 6);
-  // "I work as a nurse", "I work at Acme as a data engineer"
-  if (c.verb === 'work' && as >= 0) at = as + 1;
+  // "I work as a nurse", "I work at Acme as a data engineer", "I've been at Acme as a ..."
+  const beenAt = c.verb === 'be' && rest[0]?.norm === 'at';
+  if ((c.verb === 'work' || beenAt) && as >= 0) at = as + 1;
   else if (
     (c.verb === 'be' || c.verb === 'become') &&
     (rest[0]?.norm === 'a' || rest[0]?.norm === 'an')
@@ -57,12 +68,38 @@ export function jobTitle(c: Clause): TypedFact[] {
       }),
     );
   }
+  const town = past ? null : townOfWork(rest, np.end, ctx);
+  if (town) {
+    out.push(...factAbout(c, 'lives_in', town, `lives in ${town}`, { salience: 0.7 }));
+  }
   return out;
+}
+
+/**
+ * "a teacher in Glasgow", "a nurse at a clinic in Leeds": the town named right after a job
+ * (or after its workplace) is where the person works, and so lives. Only a name word meaning
+ * puts among places: "a nurse in the NHS", "an engineer in Python" are not towns.
+ */
+function townOfWork(rest: readonly Tok[], from: number, ctx?: RuleContext): string | null {
+  const known = ctx?.words;
+  if (!known) return null;
+  for (let i = from; i < Math.min(rest.length, from + 6); i++) {
+    const t = rest[i]!;
+    if (t.pos === 'PUNCT' || t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'CCONJ') return null;
+    if (t.norm !== 'in') continue;
+    const place = placeName(rest, i + 1);
+    if (!place) return null;
+    return place.text.split(/[\s,]+/).some((w) => placeByMeaning(known, w)) ? place.text : null;
+  }
+  return null;
 }
 
 /** "have been ... for two years", "since 2019": a stay of months or years, not a visit. */
 function longStay(c: Clause): boolean {
-  const perfect = c.toks.slice(0, c.verbAt).some((t) => t.lemma === 'have');
+  // "been at Deloitte for 3 years now": "I've" left out of the perfect.
+  const perfect =
+    c.toks.slice(0, c.verbAt).some((t) => t.lemma === 'have') ||
+    (c.implicitSubject && c.toks[c.verbAt]?.norm === 'been');
   const lasting = c.toks.some(
     (t) => t.norm === 'since' || (t.ent === 'DURATION' && /^(?:year|month|decade)s?$/.test(t.norm)),
   );
