@@ -117,6 +117,39 @@ describe('searchCandidates', () => {
     expect(found.ftsError).toBeNull();
   });
 
+  it('finds the neighbours within the conversation when the rows around are not of it', () => {
+    const db = setup();
+    const turn = (agentId: string, conversationId: string, content: string, at: number) =>
+      recordTurn(db, {
+        agentId,
+        conversationId,
+        messages: [{ role: 'user', content, createdAt: at }],
+      }).transcriptIds[0]!;
+    // Two conversations of the agent and one of another agent, interleaved row by row.
+    const before = turn('a', 'one', 'what did you feed it?', 1);
+    turn('a', 'two', 'unrelated words', 2);
+    const gone = turn('a', 'one', 'a line that will be forgotten', 3);
+    const hit = turn('a', 'one', 'the axolotl ate a worm', 4);
+    turn('b', 'one', 'same conversation name, other agent', 5);
+    const after = turn('a', 'one', 'lovely, they like worms', 6);
+    db.prepare('DELETE FROM transcript WHERE id = ?').run(gone);
+    const found = searchCandidates(db, 'transcript', {
+      ...base,
+      matches: ['"axolotl"'],
+      neighbours: { lookups: 10, expand: 10 },
+    });
+    expect(found.neighbours.get(hit)).toEqual({ prev: before, next: after });
+    // Rows next to each other of one conversation: the row beside is the neighbour.
+    const lone = turn('a', 'three', 'a newt question', 7);
+    const reply = turn('a', 'three', 'newts are fine', 8);
+    const next = searchCandidates(db, 'transcript', {
+      ...base,
+      matches: ['"question"'],
+      neighbours: { lookups: 10, expand: 10 },
+    });
+    expect(next.neighbours.get(lone)).toEqual({ prev: null, next: reply });
+  });
+
   it('reads neighbour rows only for the expanded head, and never older than the window', () => {
     const db = setup();
     const [before, hit, after] = conversation(db, 'a', ['old question', 'axolotl', 'reply'], 1_000);

@@ -96,14 +96,25 @@ const TRANSCRIPT_TOP_RECENT_SQL = `
     WHERE transcript_stem_fts MATCH @match ORDER BY rowid DESC LIMIT @window)
   ORDER BY rank LIMIT @inner`;
 /**
- * The turns before and after a transcript row `t` of the same agent and conversation: two
- * index seeks on (agent_id, conversation_id, id), evaluated only for the rows returned.
+ * The turns before and after a transcript row `t` of the same agent and conversation. A
+ * conversation's turns are recorded together, so the row just before (id − 1) or after
+ * (id + 1) is usually its neighbour: when it exists and belongs to the same conversation it
+ * is the nearest one there, found on the page `t` was read from. Otherwise (interleaved
+ * conversations, deleted rows, a conversation's ends) two index seeks on (agent_id,
+ * conversation_id, id) answer. Evaluated only for the rows returned; coalesce() stops at its
+ * first non-null argument.
  */
 const NEIGHBOUR_COLUMNS = `
-  (SELECT max(p.id) FROM transcript p WHERE p.agent_id = t.agent_id
-     AND p.conversation_id = t.conversation_id AND p.id < t.id) AS prev,
-  (SELECT min(n.id) FROM transcript n WHERE n.agent_id = t.agent_id
-     AND n.conversation_id = t.conversation_id AND n.id > t.id) AS next`;
+  coalesce(
+    (SELECT a.id FROM transcript a WHERE a.id = t.id - 1 AND a.agent_id = t.agent_id
+       AND a.conversation_id = t.conversation_id),
+    (SELECT max(p.id) FROM transcript p WHERE p.agent_id = t.agent_id
+       AND p.conversation_id = t.conversation_id AND p.id < t.id)) AS prev,
+  coalesce(
+    (SELECT b.id FROM transcript b WHERE b.id = t.id + 1 AND b.agent_id = t.agent_id
+       AND b.conversation_id = t.conversation_id),
+    (SELECT min(n.id) FROM transcript n WHERE n.agent_id = t.agent_id
+       AND n.conversation_id = t.conversation_id AND n.id > t.id)) AS next`;
 
 /** Those matches' rows, kept when they belong to the agent (and pass the filters). */
 const transcriptRowsSql = (neighbours: boolean) => `
