@@ -37,6 +37,8 @@ describe('clausesOf: a question is one by its own form, not by what follows it',
     ['I started running, anyone know a good plan?', 'i started running'],
     ['My dog Rex is 3, good food suggestions?', 'my dog rex is'],
     ['We moved to Leeds, what do you think?', 'we moved to leeds'],
+    ['I speak fluent Portuguese, will that help me in Mexico?', 'i speak fluent portuguese'],
+    ['I work nights, is that bad for my sleep?', 'i work nights'],
   ])('%j: the statement before the question is not one', (text, start) => {
     expect(clause(text, start).question).toBe(false);
     expect(clauses(text).at(-1)!.question).toBe(true);

@@ -898,7 +898,17 @@ const QUESTION_AUX = new Set([
   'have',
   'has',
 ]);
-const QUESTION_SUBJECTS = new Set(['you', 'i', 'we', 'it', 'they', 'there', 'anyone', 'this']);
+const QUESTION_SUBJECTS = new Set([
+  'you',
+  'i',
+  'we',
+  'it',
+  'they',
+  'there',
+  'anyone',
+  'this',
+  'that',
+]);
 /** Words that change the subject of a message: what follows is a new utterance. */
 const DISCOURSE_MARKERS = new Set(['anyway', 'anyways', 'anyhow', 'btw', 'unrelated']);
 /** What may stand before a question that starts mid-sentence ("..., can you", "... — can you"). */
