@@ -37,6 +37,8 @@ describe('age', () => {
     ],
     ['My dad is seventy-two and still cycles.', "User's dad is 72 years old [user's dad|age|72]"],
     ['I turned forty in March.', 'User is 40 years old [user|age|40]'],
+    // an introduction: the age after the name
+    ["Hi, I'm Dana, 34, and I want a new career.", 'User is 34 years old [user|age|34]'],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(age, sentence))).toEqual([expected]);
   });
@@ -49,6 +51,8 @@ describe('age', () => {
     'My kids are 7 and 4.',
     "I'm one of three kids.",
     "I'm one of the organisers.",
+    "I'm Dana, 34 of us are coming.",
+    "I'm Dana, and I'm new here.",
   ])('nothing from %j', (s) => {
     expect(applyRule(age, s)).toEqual([]);
   });

@@ -50,9 +50,12 @@ export function age(c: Clause): TypedFact[] {
   // "My kids are 7 and 4": several people, no one age.
   if (c.subject.kind === 'relative' && singular(c.subject.noun) !== c.subject.noun) return [];
   const rest = objectTokens(c);
-  const said = ageSaid(rest);
+  // "I'm Dana, 34, and ...": an introduction gives the age after the name.
+  const afterName = c.verb === 'be' && c.subject.kind === 'user' ? introducedAge(rest) : 0;
+  const said = ageSaid(rest.slice(afterName));
   if (!said) return [];
-  const { years, end } = said;
+  const years = said.years;
+  const end = said.end + afterName;
   if (years < 1 || years > 120) return [];
   if (c.verb === 'be') {
     const after = rest[end];
@@ -67,6 +70,12 @@ export function age(c: Clause): TypedFact[] {
     identity: c.subject.kind === 'user',
     salience: 0.8,
   });
+}
+
+/** Where the age starts after a name set off by a comma ("Dana, 34"); 0 when there is none. */
+function introducedAge(rest: readonly Tok[]): number {
+  const name = properName(rest, 0);
+  return name && rest[name.end]?.norm === ',' ? name.end + 1 : 0;
 }
 
 /** A number of years at the start of `rest`, in digits or words ("34", "seven", "forty-one"). */

@@ -170,11 +170,19 @@ describe('speaks', () => {
     ],
     ["I'm fluent in German.", ['User speaks German [user|speaks|German]']],
     ['My native language is Greek.', ['User speaks Greek natively [user|speaks|Greek]']],
+    // turned round
+    ['Spanish is my first language.', ['User speaks Spanish natively [user|speaks|Spanish]']],
+    ['tagalog is my mother tongue', ['User speaks Tagalog natively [user|speaks|Tagalog]']],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(speaks, sentence))).toEqual(expected);
   });
 
-  it.each(["I don't speak Dutch.", 'I spoke to my landlord.'])('nothing from %j', (s) => {
+  it.each([
+    "I don't speak Dutch.",
+    'I spoke to my landlord.',
+    'Spanish is her first language.',
+    'Python is my first love.',
+  ])('nothing from %j', (s) => {
     expect(applyRule(speaks, s)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // Hobbies, instruments, languages learned or spoken, likes and dislikes.
 import { objectTokens, type Clause } from '../clause.ts';
-import { factAbout, type RuleContext, type TypedFact } from '../fact.ts';
+import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import {
   inedibleByMeaning,
   languageByMeaning,
@@ -546,6 +546,9 @@ export function learning(c: Clause, ctx: RuleContext): TypedFact[] {
   return [];
 }
 
+/** What a language one grew up with is called: "first", "native", "mother" (tongue). */
+const NATIVE = new Set(['native', 'first', 'mother']);
+
 /** "I speak Spanish and a bit of German", "I'm fluent in Dutch", "my native language is Greek". */
 export function speaks(c: Clause): TypedFact[] {
   if (c.negated) return [];
@@ -568,6 +571,16 @@ export function speaks(c: Clause): TypedFact[] {
           { salience: 0.7 },
         )
       : [];
+  }
+  // "Spanish is my first language", "tagalog is my mother tongue": the same, turned round.
+  const ownTongue =
+    rest[0]?.norm === 'my' &&
+    NATIVE.has(rest[1]?.norm ?? '') &&
+    (rest[2]?.norm === 'language' || rest[2]?.norm === 'tongue');
+  if (c.verb === 'be' && ownTongue && (c.subject.kind === 'named' || c.subject.kind === 'thing')) {
+    const said = c.subject.kind === 'named' ? c.subject.name : c.subject.noun;
+    const lang = said.charAt(0).toUpperCase() + said.slice(1);
+    return userFact('speaks', lang, `User speaks ${lang} natively`, { salience: 0.7 });
   }
   if (from < 0) return [];
   const langs: string[] = [];

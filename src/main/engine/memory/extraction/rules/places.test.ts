@@ -125,8 +125,19 @@ describe('movedTo', () => {
       'User moved to Vancouver [user|lives_in|Vancouver]',
     ],
     ["We're moving to Porto next month.", 'User is moving to Porto [user|plans|move to Porto]'],
+    // the town of the home moved into
+    ['We finally moved into our new place in Porto.', 'User moved to Porto [user|lives_in|Porto]'],
+    ['I moved to a flat in Leeds.', 'User moved to Leeds [user|lives_in|Leeds]'],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(movedTo, sentence))).toEqual([expected]);
+  });
+
+  it.each([
+    'We moved into a new house in March.',
+    'I moved into a new team in Finance.',
+    'We moved the sofa into the flat in the end.',
+  ])('no home from %j', (sentence) => {
+    expect(applyRule(movedTo, sentence)).toEqual([]);
   });
 
   it.each([

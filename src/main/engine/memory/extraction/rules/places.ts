@@ -141,8 +141,29 @@ function readMove(c: Clause, words: RuleContext['words']): Move | null {
     if (!to && !placeByWords(from, words)) return null;
     return { to, from };
   }
-  const to = placeWithPreposition(c, ['to', 'near', 'outside'], words);
+  const to = placeWithPreposition(c, ['to', 'near', 'outside'], words) ?? newHomeIn(rest, i, words);
   return to ? { to, from: null } : null;
+}
+
+/**
+ * "moved into our new place in Porto", "moved to a flat in Leeds": the town of the home moved
+ * into. Up to four words between the preposition and the home noun.
+ */
+function newHomeIn(
+  rest: readonly Tok[],
+  i: number,
+  words: RuleContext['words'],
+): PlaceAfter | null {
+  if (rest[i]?.norm !== 'into' && rest[i]?.norm !== 'to') return null;
+  for (let k = i + 1; k < Math.min(rest.length, i + 6); k++) {
+    const t = rest[k]!;
+    if (isHomeNoun(t.norm) && t.pos !== 'VERB' && rest[k + 1]?.norm === 'in') {
+      const place = placeAt(rest, k + 2, words);
+      return place ? { place, preposition: 'to' } : null;
+    }
+    if (t.pos === 'VERB' || t.pos === 'PUNCT' || t.pos === 'ADP') return null;
+  }
+  return null;
 }
 
 /**
