@@ -316,6 +316,24 @@ describe('questions about the user in any wording (word meaning from the static 
     expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
   });
 
+  // What doing something does is asked of anyone: the action is the subject, the user's thing
+  // only its object. A question about the thing itself, or nouns in -ing, stay the user's.
+  it.each([
+    'Does leaving my laptop plugged in all the time damage the battery?',
+    'Will charging my phone overnight ruin the battery?',
+    'Does washing my jeans in hot water shrink them?',
+    'Can microwaving my lunch in plastic containers be harmful?',
+  ])('%s → none (what an action does)', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+  it.each([
+    'Does my car need premium fuel?',
+    'Is evening a good time for my run?',
+    'Does something in my diet clash with my meds?',
+  ])('%s → memory (their thing, not an action)', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+  });
+
   // The user's own body asked about is their health.
   it.each(["what's wrong with my arm?", "how's my knee these days?"])(
     "%s → pinned (the user's body)",

@@ -186,6 +186,15 @@ const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
 const GENERAL_CAUSE =
   /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$/iu;
 /**
+ * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
+ * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
+ * is an action (a verb in -ing right after the auxiliary, before its object or a preposition)
+ * asks what doing that does, to anyone. Nouns in -ing that open such questions ("Is evening a
+ * good time…", "Does something…") are not actions.
+ */
+const ACTION_EFFECT =
+  /(?:^|[.!?]\s+)(?:does|do|did|will|would|can|could|is|are|might|may|should)\s+(?!(?:\p{L}*thing|morning|evening|during|ceiling|wedding|building|meeting|spring|string|king|ring|wing|sibling|pudding|clothing|bedding|ending|offspring|icing|stuffing|filling|dressing|feeling|darling|earring)\b)\p{L}{2,}ing\s+(?:my|our|your|the|a|an|it|them|this|that|these|those|too|so|every|each|in|with|at|for|all)\b/iu;
+/**
  * A task for one of theirs that needs what memory knows of them: addressed to them ("an email
  * to my manager"), or asking for their name or tastes ("a note for my husband's card, with his
  * name in it", "a present based on what she's into"). One only made for them ("a limerick for
@@ -248,6 +257,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const generalCause =
     GENERAL_CAUSE.test(text) ||
     SYMPTOM_ADVICE.test(text) ||
+    ACTION_EFFECT.test(asked) ||
     RELAYED_QUESTION.test(text) ||
     (REPORTED_CLAIM.test(text) && TRUTH_CHECK.test(text));
   const people = ctx.people ?? ctx.knownNames;
