@@ -323,7 +323,10 @@ describe('questions about the user in any wording (word meaning from the static 
     'Will charging my phone overnight ruin the battery?',
     'Does washing my jeans in hot water shrink them?',
     'Can microwaving my lunch in plastic containers be harmful?',
-  ])('%s → none (what an action does)', (q) => {
+    // What anyone in their place could try is advice, whoever has the trouble.
+    'My partner snores really loudly. Are there any non-medical things we could try first?',
+    'My son wets the bed. Is there anything we could try?',
+  ])('%s → none (what an action does, what to try)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
   it.each([
