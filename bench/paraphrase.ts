@@ -77,6 +77,9 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-8.json',
   'paraphrase-9.json',
   'paraphrase-10.json',
+  'paraphrase-11.json',
+  'paraphrase-12.json',
+  'paraphrase-13.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
