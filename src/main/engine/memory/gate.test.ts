@@ -337,6 +337,50 @@ describe('questions about the user in any wording (word meaning from the static 
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
 
+  // General questions that mention the user's own people, pets, body or things as the setting
+  // (a fresh round of 200 first-person prompts that need no memory: 29 got memory before
+  // these rules, 3 after; the next fresh round went from 26 to 16).
+  it.each([
+    'whats the difference between a crocodile and an alligator my son keeps asking',
+    'whats a good comeback when my brother calls me short lmao',
+    'What are some meaningful gift ideas for someone in their nineties?',
+    'My puppy bites everything, including my hands. How do I teach bite inhibition?',
+    'I have 3 eggs and some feta. What can I make for dinner tonight?',
+    'I\'m learning French for a trip. How do you say "Could we have the bill, please?"',
+    'When my baby gets hiccups, should I do anything or just let them pass?',
+    'What do I do if my car battery dies and I have jump leads?',
+    'My husband and I are thinking of getting solar panels on our house. Are they worth it?',
+    "Would it be rude to bring my own food to a friend's dinner party because I'm vegan?",
+    'is 6 hrs sleep enough bc thats all i get with work n the baby',
+    'Would a 650W power supply be enough for my build?',
+    'Is it okay to give my dog a bit of peanut butter?',
+    'I weigh about 70kg. Roughly how many calories do I burn walking my dog for 45 minutes?',
+    "I'm 34, 5'9\" and weigh 180 pounds. What's my BMI?",
+    'Which is better for my small flat, an oil-filled radiator or a fan heater?',
+    'Can I put my cast iron pan in the dishwasher?',
+    'Why do I always get a headache after drinking red wine but not white?',
+    'My daughter is starting school in September and she is nervous. What are good ways to help an 11-year-old with school anxiety?',
+    'Does my car need winter tyres if it rarely snows where I live?',
+    'Write a retirement card message for my colleague Jim, who has been at the company 30 years.',
+    "Help me write a birthday message for my best friend who's moving to Australia next month.",
+    "Write a thank-you note for my kid's teacher who is leaving at the end of term.",
+    'My budget spreadsheet has income in column B and expenses in column C. What formula do I put in column D?',
+  ])('%s → none (their own only the setting)', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+  // …while the same people and things asked about, or a task that needs what memory knows of
+  // them, still get memory.
+  it.each([
+    'Help me write an email to my manager asking for Friday off',
+    'What should I get my boss for Christmas?',
+    'Can I make a 6:30 dinner on Monday?',
+    'Does my sister like sushi?',
+    'Which is better for me, tea or coffee?',
+    'can I eat normal bread?',
+  ])('%s → memory', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+  });
+
   // The user's own body asked about is their health.
   it.each(["what's wrong with my arm?", "how's my knee these days?"])(
     "%s → pinned (the user's body)",

@@ -76,7 +76,7 @@ const TROUBLESHOOTING =
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE = new RegExp(
-  String.raw`^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some|the) (?:\w+ )?(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  String.raw`^\s*(?:(?:which|what)(?:['’]s| is| are| would be) (?:better|best|cheaper|safer|healthier|quicker|faster|warmer|easier)\b(?! for (?:me|us)\b)|(?:can|could) (?:i|we) (?!(?:eat|drink|have|take|make|fit|attend|join|come|manage|afford)\b)\p{L}+ (?:my|our)\b)|^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]?s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some|the) (?:\w+ ){0,2}(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
   'iu',
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
@@ -138,7 +138,8 @@ const OWN_HABIT_THING =
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
   /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+){0,3}(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
-const CODE_LIKE = /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]/u;
+const CODE_LIKE =
+  /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
 /** "my daughter", "our new boss", "my best mate", "my dog": up to two words before the noun. */
 const OWN_WORDS = /\b(?:my|our)\s+([\p{L}-]+)(?:\s+([\p{L}-]+))?(?:\s+([\p{L}-]+))?/giu;
@@ -184,7 +185,7 @@ const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$/iu;
+  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s+(?:if|when)\b|\b(?:is|are)\s+(?:it|they|these|those|that)\s+(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,3}?(?:enough|sufficient)\b/iu;
 /**
  * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
  * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
@@ -211,10 +212,37 @@ const REPORTED_CLAIM =
   /\b(?:says?|said|swears?|swore|claims?|claimed|thinks?|insists?|reckons?|believes?|argues?|keeps\s+saying|refuses\s+to\s+believe|(?:don|doesn)['’]?t\s+believe|disagree|can['’]?t\s+agree|settle|debating|wants\s+to\s+know|asked\s+(?:me\s+)?(?:if|whether|how|why|what))\b/iu;
 /** "my brother wants to know …", "my kid asked why …": someone else's question passed on. */
 const RELAYED_QUESTION =
-  /\b(?:wants?\s+to\s+know|asked\s+(?:me\s+)?(?:if|whether|why|how|what|when|where)|(?:is|was)\s+asking\s+(?:if|whether|why|how|what|about))\b/iu;
+  /\b(?:wants?\s+to\s+know|asked\s+(?:me\s+)?(?:if|whether|why|how|what|when|where)|(?:is|was)\s+asking\s+(?:if|whether|why|how|what|about)|keeps?\s+asking|(?:is|are)\s+always\s+asking)\b/iu;
 /** Whether a claim holds: "is that true?", "is that a myth?", "do they really …?" */
 const TRUTH_CHECK =
   /\b(?:true|truth|right|correct|accurate|real|really|actually|myth|do\s+they|does\s+it|is\s+it)\b/iu;
+/**
+ * Whether something is safe or fine to do ("is it okay to give my dog peanut butter?", "is
+ * chocolate safe for cats?"): asked of anyone, whoever it is done to.
+ */
+const SAFETY =
+  /\b(?:is|are)\s+(?:it|they|that|this)\s+(?:\w+\s+)?(?:ok|okay|safe|fine|alright|bad|dangerous|harmful|toxic|poisonous)\b|\b(?:ok|okay|safe|toxic|poisonous|dangerous)\s+(?:for|to)\s+(?:a\s+|an\s+)?(?:dogs?|cats?|puppies|kittens|babies|kids|children|pets?|toddlers?)\b/iu;
+/**
+ * The message brings the figures a calculation needs ("I weigh 70kg …", "I'm 5'9\" …") and asks
+ * for a quantity: worked out from what it says, not from memory.
+ */
+const SUPPLIED_FIGURES =
+  /\b\d+(?:[.,]\d+)?\s*(?:kg|kgs|kilos?|lbs?|pounds|stone|cm|mm|ft|feet|foot|inches|km|miles?|minutes?|mins?|hours?|hrs?|%|percent|calories|kcal|watts?|w|gb|tb|mb|litres?|liters?|ml|mph|kph)\b|\b\d['’]\s?\d{1,2}\b/iu;
+const ASKS_QUANTITY =
+  /\bhow\s+(?:many|much|long|far|fast)\b|\broughly\b|\bestimate\b|\bcalculate\b|\bwhat(?:['’]s|\s+is|\s+would\s+be)\s+my\s+[\p{L}-]+\s*\??\s*$/iu;
+/**
+ * A task that says who its person is: named right after the relation ("a card for my colleague
+ * Jim"), described in a clause ("my best friend who's moving to Australia"), or someone of
+ * theirs ("my kid's teacher"). What memory would add, the message already gives.
+ */
+const DESCRIBED_PERSON =
+  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
+/**
+ * A yes/no question about a thing of theirs that states its circumstances ("Does my car need
+ * winter tyres if it rarely snows where I live?"): the answer follows from what it says.
+ */
+const CONDITIONED_QUESTION =
+  /^\s*(?:does|do|is|are|should|will|would|can|could)\s+(?:my|our)\s+[^?]{3,80}\b(?:if|when|since|because|as long as)\s+(?:i|we|it|they|my|our|there)\b/iu;
 /** "what should I get my boss?", "what can I cook for my kids?": something chosen for them. */
 const FOR_PERSON =
   /\b(?:get|buy|give|send)\s+(?:my|our)\b|\b(?:gifts?|presents?|cook|bake|make)\b[^?.!]{0,25}\bfor\s+(?:my|our)\b/iu;
@@ -231,7 +259,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
       recallOrPast(text) &&
       // "My manager wrote "please do the needful" - what does that phrase mean?": a phrase
       // explained, not words recalled.
-      !/\bwhat\s+(?:does|do|did)\s+(?:that|this|it|the)\b[^?]{0,30}\bmean\b|\bmeaning\s+of\b/iu.test(
+      !/\bwhat\s+(?:does|do|did)\s+(?:that|this|it|the)\b[^?]{0,30}\bmean\b|\bmeaning\s+of\b|\bhow\s+(?:do|would|should|can)\s+(?:you|i|we|one)\s+say\b|\btranslat\w*/iu.test(
         text,
       ))
   )
@@ -259,6 +287,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     SYMPTOM_ADVICE.test(text) ||
     ACTION_EFFECT.test(asked) ||
     RELAYED_QUESTION.test(text) ||
+    (SUPPLIED_FIGURES.test(text) && ASKS_QUANTITY.test(asked)) ||
+    CONDITIONED_QUESTION.test(asked) ||
     (REPORTED_CLAIM.test(text) && TRUTH_CHECK.test(text));
   const people = ctx.people ?? ctx.knownNames;
   let named = mentionsKnownName(text, people);
@@ -292,10 +322,10 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const ownPerson =
     !CODE_LIKE.test(text) &&
     !HOW_TO.test(asked) &&
-    (FOR_PERSON.test(text)
+    (FOR_PERSON.test(text) && !SAFETY.test(text)
       ? mentionsOwnPerson(text)
       : task
-        ? TO_PERSON.test(text) && mentionsOwnPerson(text)
+        ? TO_PERSON.test(text) && mentionsOwnPerson(text) && !DESCRIBED_PERSON.test(text)
         : !advice && !generalCause && mentionsOwnPerson(asked));
   // "what's wrong with my arm?", "how's my knee these days?": the user's own body, asked about,
   // is their health (an injury or condition memory may hold); whether a symptom is normal, what
@@ -303,7 +333,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const ownBody =
     !task &&
     QUESTION.test(text) &&
-    OWN_BODY.test(text) &&
+    OWN_BODY.test(asked) &&
+    !HOW_TO.test(asked) &&
     !generalCause &&
     (!advice || /\bwhat(?:['’]s|\s+is)\s+wrong\s+with\s+my\b/iu.test(text)) &&
     !CODE_LIKE.test(text);
@@ -315,8 +346,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     EPISODE_RELATIVE.test(text) &&
     !((HOW_TO.test(asked) || ADVICE.test(asked)) && !EPISODE_RELATIVE.test(asked));
   if (relative && (named || personal || QUESTION.test(text))) return 'episode';
-  if (EPISODE_DATED.test(text) && (named || personal)) return 'episode';
-  if (recall || PREFERENCE.test(text)) return 'pinned';
+  if (EPISODE_DATED.test(text) && (named || PERSONAL.test(asked))) return 'episode';
+  if (recall || (PREFERENCE.test(text) && !generalCause)) return 'pinned';
   if (named || ownPerson || ownBody) return 'pinned';
   if (
     (MY_THING.test(asked) || OWN_PAST.test(asked)) &&
@@ -352,7 +383,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
 
 /** Whether something fits: "would … work for me", "can I make/fit in …", "am I free …". */
 const AVAILABILITY =
-  /\b(?:good|ok|okay|fine|convenient|bad)\s+(?:day\s+|time\s+|slot\s+)?for\s+(?:me|us)\b|\b(?:would|will|does|could)\s+[^?.!]{1,40}?\s+work\s+for\s+(?:me|us)\b|\b(?:can|could)\s+(?:i|we)\s+(?:make|fit\s+in|squeeze\s+in|attend|join|come\s+to|manage)\b|\b(?:am|are)\s+(?:i|we)\s+(?:free|available|around|busy|off)\b/iu;
+  /\b(?:good|ok|okay|fine|convenient|bad)\s+(?:day\s+|time\s+|slot\s+)?for\s+(?:me|us)\b|\b(?:would|will|does|could)\s+[^?.!]{1,40}?\s+work\s+for\s+(?:me|us)\b|(?<!\bwhat\s)\b(?:can|could)\s+(?:i|we)\s+(?:make|fit\s+in|squeeze\s+in|attend|join|come\s+to|manage)\b|\b(?:am|are)\s+(?:i|we)\s+(?:free|available|around|busy|off)\b/iu;
 /** A day or a time of day named. */
 const AT_TIME =
   /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:tomorrow|tonight|weekend|morning|afternoon|evening|lunchtime|mid-morning)\b|\b(?:this|next)\s+week\b|\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s*(?:am|pm)\b/iu;
