@@ -365,6 +365,22 @@ describe('questions about the user in any wording (word meaning from the static 
     "Help me write a birthday message for my best friend who's moving to Australia next month.",
     "Write a thank-you note for my kid's teacher who is leaving at the end of term.",
     'My budget spreadsheet has income in column B and expenses in column C. What formula do I put in column D?',
+    // Chat-style requests and questions (the next fresh round: 26 → 0 with the rules below).
+    'hey can u write a cute bday msg for my bestie shes turning 21 and obsessed w taylor swift',
+    'hiii can u help me come up w a caption for a pic of me n my sis at the beach, smth funny pls',
+    'need a nice way to tell my friends i cant make it to the party tmrw',
+    'so my coworker replied "per my last email" to me... is that passive aggressive or am i overthinking',
+    'wait is it "my friend and I" or "my friend and me", i always mess this up',
+    'Can you rewrite this text to my ex so it sounds calmer: "You said you\'d pick up the kids at 5"',
+    'whats a fun name for a group chat w my uni mates',
+    'my sister wants to dye her hair blue at 15, is that gonna wreck her hair long term',
+    'My boss asked me to present next week. Any practical tips for calming my nerves?',
+    'whats the easiest houseplant to keep alive, my flat gets barely any light',
+    'whats the diff between a cold and the flu bc i feel like actual death rn',
+    'how long do i boil eggs for jammy yolks',
+    'Can I plant tomatoes where I grew potatoes last year, or is that asking for trouble?',
+    "Write a short speech for my son's 18th birthday party. He's into rock climbing and plays the drums.",
+    'ok so my cat just knocked my coffee all over my laptop keyboard what do i do rn',
   ])('%s → none (their own only the setting)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
@@ -377,6 +393,9 @@ describe('questions about the user in any wording (word meaning from the static 
     'Does my sister like sushi?',
     'Which is better for me, tea or coffee?',
     'can I eat normal bread?',
+    'What do I do for work?',
+    'how long do I have left on my lease?',
+    'What did I say about "the blue house" last week?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });

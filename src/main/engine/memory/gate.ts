@@ -37,6 +37,7 @@ const IDENTITY =
 const TRANSCRIPT =
   /\b(verbatim|word for word|exact (?:words|wording|phrase|message|quote)|quote (?:me|back|what|my|your)|what exactly did (?:i|you|we)|exactly what (?:i|you|we) (?:said|wrote|asked)|the exact (?:thing|text)|my exact words|(?:i|you) literally (?:said|wrote))\b/iu;
 const QUOTED = /["“][^"”]{2,200}["”]/u;
+const QUOTED_SPAN = /["“][^"”]{2,200}["”]/gu;
 /**
  * Said by someone memory may have heard: the user, the assistant, a person ("did Noor say",
  * "you wrote", "what she told me"); "what do the style guides say?" asks about a book.
@@ -76,7 +77,7 @@ const TROUBLESHOOTING =
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE = new RegExp(
-  String.raw`^\s*(?:(?:which|what)(?:['’]s| is| are| would be) (?:better|best|cheaper|safer|healthier|quicker|faster|warmer|easier)\b(?! for (?:me|us)\b)|(?:can|could) (?:i|we) (?!(?:eat|drink|have|take|make|fit|attend|join|come|manage|afford)\b)\p{L}+ (?:my|our)\b)|^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]?s| is| are) (?:a |some )?good\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some|the) (?:\w+ ){0,2}(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  String.raw`^\s*(?:(?:which|what)(?:['’]s| is| are| would be) (?:better|best|cheaper|safer|healthier|quicker|faster|warmer|easier)\b(?! for (?:me|us)\b)|(?:can|could) (?:i|we) (?!(?:eat|drink|have|take|make|fit|attend|join|come|manage|afford)\b)\p{L}+ (?:my|our)\b)|^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]?s| is| are) (?:a |an |some )?(?:good|fun|nice|cute|funny|catchy|creative|clever|cool|great|polite|kind)\b|what(?:['’]?s| is| are) the (?:easiest|best|cheapest|simplest|quickest|fastest|safest|healthiest)\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\b(?:need|want|looking\s+for)\s+(?:a|an|some)\s+(?:[\w-]+\s+)?(?:ways?|ideas?|tips|advice)\s+(?:to|for|on)\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some|the) (?:\w+ ){0,2}(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
   'iu',
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
@@ -137,7 +138,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:please\s+|can you\s+|could you\s+|would you\s+|help me\s+|i need you to\s+|let's\s+){0,3}(?:write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play)\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -185,7 +186,7 @@ const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s+(?:if|when)\b|\b(?:is|are)\s+(?:it|they|these|those|that)\s+(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,3}?(?:enough|sufficient)\b/iu;
+  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when)\b)|\b(?:is|are)\s+(?:it|they|these|those|that)\s+(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,3}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
 /**
  * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
  * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
@@ -236,7 +237,7 @@ const ASKS_QUANTITY =
  * theirs ("my kid's teacher"). What memory would add, the message already gives.
  */
 const DESCRIBED_PERSON =
-  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
+  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|[^?]*?[.!]\s+(?:He|She|They)(?:['’]s|['’]re|\s+is|\s+are|\s+loves?|\s+likes?|\s+has|\s+plays)\b|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
 /**
  * A yes/no question about a thing of theirs that states its circumstances ("Does my car need
  * winter tyres if it rarely snows where I live?"): the answer follows from what it says.
@@ -249,7 +250,7 @@ const FOR_PERSON =
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
-  const text = message.slice(0, HEAD_CHARS);
+  let text = message.slice(0, HEAD_CHARS);
   if (text.trim() === '') return 'none';
   if (IDENTITY.test(text)) return 'identity';
   if (
@@ -264,6 +265,10 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
       ))
   )
     return 'transcript';
+  // Past the transcript check, quoted words are material the message brings ("rewrite this text to
+  // my ex: "You said you'd …"", "is it "my friend and I" or …"): whose words they are says nothing
+  // about whose memory the question needs.
+  text = text.replace(QUOTED_SPAN, '""');
   if (EPISODE_STRONG.test(text)) return 'episode';
 
   // A request may follow what it is about: "My neighbour's hedge is hanging over our driveway.
@@ -305,7 +310,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
   if (
     (task || LIST_REQUEST.test(text)) &&
-    (PERSONALISED.test(text) || asksForOwnPeopleOrThings(text, ctx))
+    (PERSONALISED.test(text) || asksForOwnPeopleOrThings(message.slice(0, HEAD_CHARS), ctx))
   )
     return 'pinned';
   if (FITTED_TO_USER.test(text) && !CODE_LIKE.test(text)) return 'pinned';
@@ -345,7 +350,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const relative =
     EPISODE_RELATIVE.test(text) &&
     !((HOW_TO.test(asked) || ADVICE.test(asked)) && !EPISODE_RELATIVE.test(asked));
-  if (relative && (named || personal || QUESTION.test(text))) return 'episode';
+  if (relative && !generalCause && (named || personal || QUESTION.test(text))) return 'episode';
   if (EPISODE_DATED.test(text) && (named || PERSONAL.test(asked))) return 'episode';
   if (recall || (PREFERENCE.test(text) && !generalCause)) return 'pinned';
   if (named || ownPerson || ownBody) return 'pinned';
