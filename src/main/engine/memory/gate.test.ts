@@ -381,6 +381,21 @@ describe('questions about the user in any wording (word meaning from the static 
     'Can I plant tomatoes where I grew potatoes last year, or is that asking for trouble?',
     "Write a short speech for my son's 18th birthday party. He's into rock climbing and plays the drums.",
     'ok so my cat just knocked my coffee all over my laptop keyboard what do i do rn',
+    // A third round (32 → 7 with these).
+    'my cat threw up a hairball on my bed AGAIN, how do i stop these',
+    'Would a standing desk actually help my lower back, or is that mostly hype?',
+    'Would it be worth upgrading my iPhone 11 to a 15?',
+    'Can I freeze the leftover rice from my meal prep, or is that a food poisoning risk?',
+    "Could you help me write a toast for my brother's wedding? He's marrying Priya.",
+    'my roommate keeps eating my food and idk how to bring it up',
+    'help my wifi keeps dropping when i play valorant but my phone is fine on it??',
+    "I'm 62 and thinking about learning the guitar. Am I too old to get any good at it?",
+    'Our gutters overflow when it rains, even though I cleared them last month. What else could be causing it?',
+    'How long does it take for my body to adjust after quitting vaping? I stopped four days ago.',
+    'My son was just diagnosed with dyslexia. What kinds of support should I be asking his school for?',
+    "My mum is turning 70 and wants to start swimming again. What's a gentle way for her to build back up?",
+    'my gf is mad i forgot our 6 month anniversary, how do i make it up to her',
+    'My doctor said I should take a multivitamin. What is the difference between the "women over 50" ones and the regular ones?',
   ])('%s → none (their own only the setting)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
@@ -396,6 +411,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'What do I do for work?',
     'how long do I have left on my lease?',
     'What did I say about "the blue house" last week?',
+    'How do I get to work?',
+    "I forgot my sister's birthday, when is it?",
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });

@@ -73,11 +73,11 @@ const PERSONAL =
   /\b(my|our|ours|we|myself|(?:did|have|had|was) i|i (?!\w*eed\b)\w+ed|i (?:went|was|did|had|have|said|told|mentioned|met|visited|saw|bought|got|moved|started|lived|worked|used|tried|made|took|ate|read|watched|wrote|asked|decided|planned|agreed|like|love|prefer))\b/iu;
 /** The troubleshooting part of ADVICE: something broken or missing, wherever it is said. */
 const TROUBLESHOOTING =
-  /\b(?:errors?|exceptions?|traceback|crash\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|exit code)\b/iu;
+  /\b(?:keeps?\s+(?:dropping|crashing|freezing|disconnecting|restarting|dying|failing|beeping|leaking)|errors?|exceptions?|traceback|crash\w*|bugs?|broken|not working|(?:doesn|don|won|isn)['’]?t (?:work|start|load|compile|run|match|parse|render|build)|(?:am|are) (?:i|we) (?:missing|overlooking|misunderstanding)|exit code)\b/iu;
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE = new RegExp(
-  String.raw`^\s*(?:(?:which|what)(?:['’]s| is| are| would be) (?:better|best|cheaper|safer|healthier|quicker|faster|warmer|easier)\b(?! for (?:me|us)\b)|(?:can|could) (?:i|we) (?!(?:eat|drink|have|take|make|fit|attend|join|come|manage|afford)\b)\p{L}+ (?:my|our)\b)|^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]?s| is| are) (?:a |an |some )?(?:good|fun|nice|cute|funny|catchy|creative|clever|cool|great|polite|kind)\b|what(?:['’]?s| is| are) the (?:easiest|best|cheapest|simplest|quickest|fastest|safest|healthiest)\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\b(?:need|want|looking\s+for)\s+(?:a|an|some)\s+(?:[\w-]+\s+)?(?:ways?|ideas?|tips|advice)\s+(?:to|for|on)\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some|the) (?:\w+ ){0,2}(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ )?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  String.raw`^\s*(?:(?:which|what)(?:['’]s| is| are| would be) (?:better|best|cheaper|safer|healthier|quicker|faster|warmer|easier)\b(?! for (?:me|us)\b)|(?:can|could) (?:i|we) (?!(?:eat|drink|have|take|make|fit|attend|join|come|manage|afford)\b)\p{L}+ (?:my|our)\b)|^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]?s| is| are) (?:a |an |some )?(?:good|fun|nice|cute|funny|catchy|creative|clever|cool|great|polite|kind)\b|what(?:['’]?s| is| are) the (?:easiest|best|cheapest|simplest|quickest|fastest|safest|healthiest)\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\b(?:need|want|looking\s+for)\s+(?:a|an|some)\s+(?:[\w-]+\s+)?(?:ways?|ideas?|tips|advice)\s+(?:to|for|on)\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us|him|her|them) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some|the) (?:\w+ ){0,2}(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|required|legal|illegal|lawful|legally)\b|\b(?:what|which|where|when|who|how) (?:\w+ ){0,3}?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
   'iu',
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
@@ -179,14 +179,15 @@ const OWN_BODY =
 const SYMPTOM_ADVICE =
   /\b(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:usually\s+|really\s+|actually\s+|generally\s+)?(?:(?:a|an)\s+)?(?:normal|common|serious|something\s+to\s+worry\s+about|(?:bad|good|warning)\s+sign|concern(?:ing)?|a\s+problem|dangerous|bad)\b|\bshould\s+(?:i|we)\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\b|\bwhat\s+(?:can|could|would|might|will)\s+help\b|\bany\s+(?:tips|advice|ideas|suggestions|remedies|stretches|exercises|fixes)\b|\b(?:remed(?:y|ies)|stretches|exercises)\b/iu;
 /** "how do I set up …", "how can I tell if …": a procedure, whoever the message mentions. */
-const HOW_TO = /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b/iu;
+const HOW_TO =
+  /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b|\b(?:idk|not\s+sure|(?:don|do\s+not)['’]?t\s+know|no\s+idea)\s+how\s+to\b/iu;
 /**
  * "why does my cat knead blankets?", "what could cause that?", "is that common at this age?",
  * "any advice?", "what should I do?", "anything I can do?": how such things go in general,
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when)\b)|\b(?:is|are)\s+(?:it|they|these|those|that)\s+(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,3}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
+  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when)\b)|\b(?:is|are)\s+(?:it|they|these|those|that)\s+(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,3}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\b(?:would|will|is)\s+it\s+(?:be\s+)?(?:really\s+)?worth\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
 /**
  * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
  * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
@@ -237,7 +238,7 @@ const ASKS_QUANTITY =
  * theirs ("my kid's teacher"). What memory would add, the message already gives.
  */
 const DESCRIBED_PERSON =
-  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|[^?]*?[.!]\s+(?:He|She|They)(?:['’]s|['’]re|\s+is|\s+are|\s+loves?|\s+likes?|\s+has|\s+plays)\b|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
+  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|[^]*?[.!?]\s+(?:He|She|They)(?:['’]s|['’]re|\s+is|\s+are|\s+loves?|\s+likes?|\s+has|\s+plays)\b|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
 /**
  * A yes/no question about a thing of theirs that states its circumstances ("Does my car need
  * winter tyres if it rarely snows where I live?"): the answer follows from what it says.
@@ -260,7 +261,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
       recallOrPast(text) &&
       // "My manager wrote "please do the needful" - what does that phrase mean?": a phrase
       // explained, not words recalled.
-      !/\bwhat\s+(?:does|do|did)\s+(?:that|this|it|the)\b[^?]{0,30}\bmean\b|\bmeaning\s+of\b|\bhow\s+(?:do|would|should|can)\s+(?:you|i|we|one)\s+say\b|\btranslat\w*/iu.test(
+      !/\bwhat\s+(?:does|do|did)\s+(?:that|this|it|the)\b[^?]{0,30}\bmean\b|\bmeaning\s+of\b|\bhow\s+(?:do|would|should|can)\s+(?:you|i|we|one)\s+say\b|\btranslat\w*|\bdifference\s+between\b/iu.test(
         text,
       ))
   )
@@ -304,7 +305,10 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
       ((personal && !advice && !task && !generalCause && !HOW_TO.test(asked)) ||
         other.some((m) => PERSON_USE_AFTER.test(m.after)));
   }
-  const recall = RECALL.test(text) || (RECALL_OPEN.test(text) && (personal || named));
+  // "I forgot our anniversary, how do I make it up to her?": a procedure asked, not a recall.
+  const recall =
+    (RECALL.test(text) && !HOW_TO.test(text)) ||
+    (RECALL_OPEN.test(text) && (personal || named));
   // A task that is explicitly about remembered things still gets memory ("write a toast for
   // my sister Anna's wedding" when Anna is known), and so does one the user asks to fit their
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
@@ -700,7 +704,13 @@ export function questionClause(text: string): string {
     .split(QUESTION_CLAUSE_BREAK)
     .filter((c) => c.trim() !== '');
   const asking = clauses.filter((c) => /\?\s*$/u.test(c));
-  const clause = asking.at(-1) ?? clauses[0] ?? '';
+  // Chat often leaves the question mark out ("my cat threw up on my bed again, how do i stop
+  // these"): then the last clause that opens like a question is the one asked.
+  const unmarked =
+    asking.length === 0 && clauses.length > 1
+      ? clauses.filter((c, i) => i > 0 && QUESTION_OPENING.test(c)).at(-1)
+      : undefined;
+  const clause = asking.at(-1) ?? unmarked ?? clauses[0] ?? '';
   // "the text editor I use — which one is it?", "the dog's name — remind me?": asking what the
   // thing before is.
   // "Buying a gift for my boss, what does she like?": a person named before.
@@ -723,6 +733,8 @@ const ASKS_WHAT_IT_IS =
  * Where a message's clauses part: after ".", "!", "?", ":" or ";", at a dash, and at a comma
  * before a question word ("…, how do I stop it?", "…, is that normal?").
  */
+const QUESTION_OPENING =
+  /^\s*(?:what|whats|who|whos|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|any)\b/iu;
 const QUESTION_CLAUSE_BREAK =
   /(?<=[.!?:;])\s+|\s[—–-]\s|,\s*(?=(?:what|whats|who|whos|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|any)\b)/iu;
 
