@@ -307,8 +307,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   }
   // "I forgot our anniversary, how do I make it up to her?": a procedure asked, not a recall.
   const recall =
-    (RECALL.test(text) && !HOW_TO.test(text)) ||
-    (RECALL_OPEN.test(text) && (personal || named));
+    (RECALL.test(text) && !HOW_TO.test(text)) || (RECALL_OPEN.test(text) && (personal || named));
   // A task that is explicitly about remembered things still gets memory ("write a toast for
   // my sister Anna's wedding" when Anna is known), and so does one the user asks to fit their
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
