@@ -396,6 +396,16 @@ describe('questions about the user in any wording (word meaning from the static 
     "My mum is turning 70 and wants to start swimming again. What's a gentle way for her to build back up?",
     'my gf is mad i forgot our 6 month anniversary, how do i make it up to her',
     'My doctor said I should take a multivitamin. What is the difference between the "women over 50" ones and the regular ones?',
+    // A fourth round (15 → 6 with these): a backstory, then a question that names nobody.
+    'My mom is 72 and lives alone about three hours from me. She had a fall in the shower last month. What safety changes help older adults stay independent at home?',
+    'I run a small online shop selling candles. Sales dropped sharply in January, worse than last year. What usually works best for small handmade businesses during the slow season?',
+    'I have an interview for a barista position tomorrow. What questions do they usually ask?',
+    'My sister is getting married and asked me to be maid of honor. What are the usual responsibilities?',
+    'My landlord wants to keep my whole deposit for "general wear." Is normal wear and tear usually something they can deduct?',
+    'My daughter wants to quit piano after four years of lessons. Should I let her?',
+    "I'm allergic to penicillin. Does that mean I'm also allergic to amoxicillin?",
+    'I drive about 18,000 miles a year. Does leasing or buying make more sense for my next car?',
+    'my roommate keeps eating my food smh what do i even say',
   ])('%s → none (their own only the setting)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
@@ -413,6 +423,9 @@ describe('questions about the user in any wording (word meaning from the static 
     'What did I say about "the blue house" last week?',
     'How do I get to work?',
     "I forgot my sister's birthday, when is it?",
+    'remind me, which colleague keeps approving every PR without reading it?',
+    'I need to book the vet for next week. What is my dog called again?',
+    'Planning a dinner party this weekend for six people. What am I allergic to?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });

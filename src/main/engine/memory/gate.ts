@@ -187,7 +187,7 @@ const HOW_TO =
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when)\b)|\b(?:is|are)\s+(?:it|they|these|those|that)\s+(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,3}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\b(?:would|will|is)\s+it\s+(?:be\s+)?(?:really\s+)?worth\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
+  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when)\b)|\b(?:is|are)\s+(?:it|they|these|those|that)\s+(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,3}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\b(?:would|will|is)\s+it\s+(?:be\s+)?(?:really\s+)?worth\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bdoes\s+(?:that|this|it)\s+mean\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
 /**
  * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
  * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
@@ -269,7 +269,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // Past the transcript check, quoted words are material the message brings ("rewrite this text to
   // my ex: "You said you'd …"", "is it "my friend and I" or …"): whose words they are says nothing
   // about whose memory the question needs.
-  text = text.replace(QUOTED_SPAN, '""');
+  // A quote that ends a sentence still ends it.
+  text = text.replace(QUOTED_SPAN, (q) => `""${/[.!?]\s*["”]$/u.exec(q)?.[0].charAt(0) ?? ''}`);
   if (EPISODE_STRONG.test(text)) return 'episode';
 
   // A request may follow what it is about: "My neighbour's hedge is hanging over our driveway.
@@ -282,7 +283,19 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const task = GENERIC_TASK.test(text) || GENERIC_TASK.test(lastSentence) || CODE_LIKE.test(text);
   // The clause the question is asked in (the whole message when it points back).
   const asked = questionClause(text);
-  const advice = ADVICE.test(text);
+  // A backstory, then a question that names nobody: neither the user, nor a person, nor
+  // anyone by a pronoun ("My mom is 72 and had a fall last month … What safety changes help
+  // older adults stay independent at home?"). What came before is its setting.
+  const ownQuestion = lastQuestion(text);
+  const before = text.slice(0, Math.max(0, text.lastIndexOf(ownQuestion)));
+  const settingOnly =
+    /[.!]\s*$/u.test(before.trim()) &&
+    before.trim().split(/\s+/u).length >= BACKSTORY_MIN_WORDS &&
+    QUESTION.test(ownQuestion) &&
+    !WRITER.test(ownQuestion) &&
+    !PERSON_PRONOUN.test(ownQuestion) &&
+    !mentionsKnownName(ownQuestion, ctx.knownNames);
+  const advice = ADVICE.test(text) || ADVICE.test(ownQuestion);
   // "remind me" itself says nothing about whose world the question is about.
   const personal = PERSONAL.test(text.replace(/\bremind me\b/giu, ''));
   // How things go in general, asked with the user's own as the example ("my puppy cries in the
@@ -293,6 +306,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     SYMPTOM_ADVICE.test(text) ||
     ACTION_EFFECT.test(asked) ||
     RELAYED_QUESTION.test(text) ||
+    settingOnly ||
+    (USUALLY.test(ownQuestion) && !WRITER.test(ownQuestion)) ||
     (SUPPLIED_FIGURES.test(text) && ASKS_QUANTITY.test(asked)) ||
     CONDITIONED_QUESTION.test(asked) ||
     (REPORTED_CLAIM.test(text) && TRUTH_CHECK.test(text));
@@ -698,10 +713,22 @@ const PROCEDURE_OBJECT =
  * what is asked about ("what's my cat called?" asks about the user's own).
  */
 export function questionClause(text: string): string {
-  const clauses = text
-    .slice(0, 300)
-    .split(QUESTION_CLAUSE_BREAK)
-    .filter((c) => c.trim() !== '');
+  const clause = lastQuestion(text);
+  // "the text editor I use — which one is it?", "the dog's name — remind me?": asking what the
+  // thing before is.
+  // "Buying a gift for my boss, what does she like?": a person named before.
+  const refersBack =
+    ASKS_WHAT_IT_IS.test(clause) || ONLY_RECALL.test(clause) || PERSON_PRONOUN.test(clause);
+  return refersBack ? text : clause;
+}
+
+/**
+ * The clause a message asks in, as it stands: the last one with a question mark, else the last
+ * that opens like a question, else the first. A long message is read to its end (up to the
+ * gate's head): a backstory comes first and its question last.
+ */
+function lastQuestion(text: string): string {
+  const clauses = text.split(QUESTION_CLAUSE_BREAK).filter((c) => c.trim() !== '');
   const asking = clauses.filter((c) => /\?\s*$/u.test(c));
   // Chat often leaves the question mark out ("my cat threw up on my bed again, how do i stop
   // these"): then the last clause that opens like a question is the one asked.
@@ -709,15 +736,17 @@ export function questionClause(text: string): string {
     asking.length === 0 && clauses.length > 1
       ? clauses.filter((c, i) => i > 0 && QUESTION_OPENING.test(c)).at(-1)
       : undefined;
-  const clause = asking.at(-1) ?? unmarked ?? clauses[0] ?? '';
-  // "the text editor I use — which one is it?", "the dog's name — remind me?": asking what the
-  // thing before is.
-  // "Buying a gift for my boss, what does she like?": a person named before.
-  const refersBack =
-    ASKS_WHAT_IT_IS.test(clause) || ONLY_RECALL.test(clause) || PERSON_PRONOUN.test(clause);
-  return refersBack ? text.slice(0, 300) : clause;
+  return asking.at(-1) ?? unmarked ?? clauses[0] ?? '';
 }
 
+/** How things usually go ("what do they usually ask?", "the usual responsibilities"). */
+const USUALLY =
+  /\b(?:usual(?:ly)?|typical(?:ly)?|general(?:ly)?|normal(?:ly)?|common(?:ly)?|most\s+people)\b/iu;
+/** A backstory is at least a sentence of this many words before the question. */
+const BACKSTORY_MIN_WORDS = 8;
+/** The writer or their household: "I", "me", "my", "we", "us", "our", "mine", "ours". */
+const WRITER =
+  /\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|me|my|mine|myself|we|we['’]re|we['’]ve|us|our|ours)\b/iu;
 const PERSON_PRONOUN = /\b(?:he|she|him|her|his|hers|they|them|their)\b/iu;
 
 /** A question clause that is only a request to recall: "remind me?", "any idea?", "again?" */
