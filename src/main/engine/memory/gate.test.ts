@@ -406,6 +406,13 @@ describe('questions about the user in any wording (word meaning from the static 
     "I'm allergic to penicillin. Does that mean I'm also allergic to amoxicillin?",
     'I drive about 18,000 miles a year. Does leasing or buying make more sense for my next car?',
     'my roommate keeps eating my food smh what do i even say',
+    // A fifth round (9 → 3 with these).
+    'Who wrote "Things Fall Apart" and what is it about?',
+    'I have a job interview for a warehouse supervisor role on Monday. What questions are they likely to ask?',
+    'lmao my little bro ate a crayon is he gonna be ok',
+    'need a caption for a beach pic w my friends, something funny pls',
+    'I want to start a small poultry farm with about 200 layers. What are the main startup costs I should plan for?',
+    "We adopted a rescue greyhound two weeks ago. She's very nervous and hides all day. How can we help her settle in?",
   ])('%s → none (their own only the setting)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
@@ -426,6 +433,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'remind me, which colleague keeps approving every PR without reading it?',
     'I need to book the vet for next week. What is my dog called again?',
     'Planning a dinner party this weekend for six people. What am I allergic to?',
+    'What did I tell you about my landlord?',
+    'We went hiking two weeks ago. Where did we go?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
