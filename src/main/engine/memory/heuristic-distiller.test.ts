@@ -109,6 +109,32 @@ describe('heuristicDigest', () => {
     ]);
   });
 
+  it("cuts an assistant's reply into sentences for the summary, without reading facts from it", () => {
+    const d = heuristicDigest([
+      {
+        role: 'user',
+        content: 'How should I structure the migration script for Postgres?',
+        created_at: at,
+      },
+      {
+        role: 'assistant',
+        content:
+          'Split the migration script into small steps. Wrap each step of the Postgres migration in a transaction! I live in Paris, by the way.',
+        created_at: at,
+      },
+    ]);
+    expect(d.pinned_candidates).toEqual([]);
+    const summary = d.episode.summary;
+    // Whole sentences, never a piece of one.
+    for (const part of [
+      'Split the migration script into small steps.',
+      'Wrap each step of the Postgres migration in a transaction!',
+    ]) {
+      if (summary.includes(part.slice(0, 20))) expect(summary).toContain(part);
+    }
+    expect(summary).not.toMatch(/steps\. Wrap/u);
+  });
+
   it('attributes labelled speakers on both sides to themselves', () => {
     const d = heuristicDigest([
       { role: 'user', content: 'Rosa: I went to a pottery class yesterday.', created_at: at },

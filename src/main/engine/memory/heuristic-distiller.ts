@@ -252,6 +252,15 @@ export async function heuristicDigestInSlices(
   }
 }
 
+const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+
+/** A text's sentences (Unicode sentence boundaries, ICU's, through Intl.Segmenter). */
+function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const { segment } of SENTENCES.segment(text)) if (segment.trim() !== '') out.push(segment);
+  return out;
+}
+
 /** The digest's work, one message a step. */
 function* digestSteps(
   messages: HeuristicMessage[],
@@ -265,16 +274,19 @@ function* digestSteps(
     const { speaker: label, body } = splitSpeaker(m.content);
     const speaker = label ?? (m.role === 'user' ? 'User' : 'Assistant');
     const mayState = label !== null || m.role === 'user';
-    const analysed: AnalysedSentence[] = analyse(stripCode(body));
-    const perSentence = mayState
+    // Only a message that may state facts is tagged (wink-nlp); an assistant's reply, often the
+    // longest text of a conversation, is only cut into sentences for the summary.
+    const analysed: AnalysedSentence[] | null = mayState ? analyse(stripCode(body)) : null;
+    const texts = analysed ? analysed.map((a) => a.text) : sentencesOf(stripCode(body));
+    const perSentence = analysed
       ? factsOfSentences(analysed, {
           at: m.created_at,
           speaker: label === 'User' ? null : label,
           words: options.words ?? null,
         })
-      : analysed.map(() => []);
-    analysed.forEach((a, k) => {
-      const text = a.text.trim();
+      : texts.map(() => []);
+    texts.forEach((sentence, k) => {
+      const text = sentence.trim();
       if (text.length < 2) return;
       const stated = perSentence[k] ?? [];
       sentences.push({ text, speaker, mayState, order: order++, score: 0, facts: stated.length });
