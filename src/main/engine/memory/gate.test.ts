@@ -413,6 +413,14 @@ describe('questions about the user in any wording (word meaning from the static 
     'need a caption for a beach pic w my friends, something funny pls',
     'I want to start a small poultry farm with about 200 layers. What are the main startup costs I should plan for?',
     "We adopted a rescue greyhound two weeks ago. She's very nervous and hides all day. How can we help her settle in?",
+    // A sixth round (13 → 6 with these).
+    'I take home $4,200 a month and my rent is $1,350 — what percentage of my income is that?',
+    'ugh cracked my phone screen, worth fixing or just get a new one?',
+    'My son is 14 and wants to start lifting weights. Is that safe at his age?',
+    "Draft a two-minute toast for my brother's wedding: he's a firefighter who met his fiancée at a salsa class.",
+    'My dad has type 2 diabetes and loves pancakes. Is there a lower-sugar version I could make him?',
+    'my sis stole my hoodie AGAIN 😤 harmless revenge ideas pls',
+    'my crush left me on read for 2 days... do i text again or nah',
   ])('%s → none (their own only the setting)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
@@ -435,6 +443,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'Planning a dinner party this weekend for six people. What am I allergic to?',
     'What did I tell you about my landlord?',
     'We went hiking two weeks ago. Where did we go?',
+    'is peanut butter safe for me?',
+    'Is it safe for me to eat shellfish?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
