@@ -421,6 +421,11 @@ describe('questions about the user in any wording (word meaning from the static 
     'My dad has type 2 diabetes and loves pancakes. Is there a lower-sugar version I could make him?',
     'my sis stole my hoodie AGAIN 😤 harmless revenge ideas pls',
     'my crush left me on read for 2 days... do i text again or nah',
+    // A seventh round (6 → 2 with these).
+    'My chemistry homework asks how many moles are in 18g of water. Can you walk me through it?',
+    'lol my roommate keeps eating my food, passive aggressive note ideas?? 😂',
+    "forgot my bro's bday yesterday 🤦 how do i make it up to him",
+    'My manager asked me to "take ownership" of a project but gave me no budget. What questions should I ask her?',
   ])('%s → none (their own only the setting)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
