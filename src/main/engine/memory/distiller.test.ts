@@ -238,6 +238,34 @@ describe('distiller', () => {
     expect(signals().find((s) => s.conversation_id === 'c2')!.status).toBe('pending');
   });
 
+  it('leaves a conversation to its debounce when the agent only switches back and forth', async () => {
+    const { distiller } = setup({ coreModel: null, extra: { debounceMsOverride: 60_000 } });
+    const pending = () => [
+      ...new Set(
+        signals()
+          .filter((s) => s.status === 'pending')
+          .map((s) => s.conversation_id),
+      ),
+    ];
+    turn('a', 'c1', 'I love jazz.');
+    distiller.notifyTurn('a', 'c1');
+    turn('a', 'c2', 'I love tea.');
+    distiller.notifyTurn('a', 'c2'); // new: c1 is finished
+    await until(() => episodes().length === 1);
+    // c1 again (not new), then c2 again: neither finishes the other.
+    turn('a', 'c1', 'I also play the cello.');
+    distiller.notifyTurn('a', 'c1');
+    turn('a', 'c2', 'I also like green tea.');
+    distiller.notifyTurn('a', 'c2');
+    await sleep(150);
+    expect(pending().sort()).toEqual(['c1', 'c2']);
+    // A third, new conversation finishes the one before it (c2), not c1.
+    turn('a', 'c3', 'I love coffee.');
+    distiller.notifyTurn('a', 'c3');
+    await until(() => !pending().includes('c2'));
+    expect(pending().sort()).toEqual(['c1', 'c3']);
+  });
+
   it('recovers pending and stale processing signals at start-up', async () => {
     turn('a', 'c1', 'I love jazz.');
     turn('b', 'c9', 'I love tea.');

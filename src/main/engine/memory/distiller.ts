@@ -84,6 +84,9 @@ export interface DistillerOptions {
   pause?: () => Promise<void>;
 }
 
+/** Conversations remembered per agent to tell a new conversation from a return to one. */
+const SEEN_PER_AGENT = 1_000;
+
 export type DistillOutcome =
   | 'nothing'
   | 'llm'
@@ -153,6 +156,22 @@ export function createDistiller(
     { timer: NodeJS.Timeout; agentId: string; conversationId: string }
   >();
   const lastConversation = new Map<string, string>();
+  /**
+   * The conversations each agent has had turns in (most recent last, at most SEEN_PER_AGENT):
+   * only a conversation not among them is new. Clients that keep several conversations of one
+   * agent going at once (parallel sessions, sub-agents) switch between them on every turn; each
+   * switch is no sign that the other one ended, so it is left to its debounce instead of being
+   * distilled again after each of its turns.
+   */
+  const seenConversations = new Map<string, Set<string>>();
+  function isNewConversation(agentId: string, conversationId: string): boolean {
+    const seen = seenConversations.get(agentId) ?? new Set<string>();
+    seenConversations.set(agentId, seen);
+    const isNew = !seen.delete(conversationId);
+    seen.add(conversationId);
+    if (seen.size > SEEN_PER_AGENT) seen.delete(seen.values().next().value as string);
+    return isNew;
+  }
   // The `model` of each conversation's most recent chat request (auto mode distils with it).
   const chatModels = new Map<string, string>();
 
@@ -390,8 +409,9 @@ export function createDistiller(
       rememberChatModel(key(agentId, conversationId), model);
       const previous = lastConversation.get(agentId);
       lastConversation.set(agentId, conversationId);
+      const isNew = isNewConversation(agentId, conversationId);
       if (settings.get().extractionMode === 'manual') return;
-      if (previous !== undefined && previous !== conversationId) {
+      if (previous !== undefined && previous !== conversationId && isNew) {
         // A new conversation for the same agent: the previous one is finished.
         arm(agentId, previous, 0);
       }
