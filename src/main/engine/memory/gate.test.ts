@@ -426,6 +426,12 @@ describe('questions about the user in any wording (word meaning from the static 
     'lol my roommate keeps eating my food, passive aggressive note ideas?? 😂',
     "forgot my bro's bday yesterday 🤦 how do i make it up to him",
     'My manager asked me to "take ownership" of a project but gave me no budget. What questions should I ask her?',
+    // An eighth round (11 → 6 with these and 'am I obligated').
+    'My grandfather was just diagnosed with macular degeneration. What does that actually mean for his vision?',
+    'is 7 hrs of sleep enough or am i lying to myself',
+    "I'm writing a toast for my brother's wedding. He and his fiancée met at a climbing gym. Can you draft a 2-minute speech?",
+    'My son is 16 and wants a part-time job. In California, how many hours can he legally work on school days?',
+    'whats a chill movie to watch w my parents that isnt awkward',
   ])('%s → none (their own only the setting)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
