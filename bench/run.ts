@@ -25,6 +25,12 @@ const modules: { section: string; file: string; name: string; entry: string }[] 
     entry: 'runLocomoLargeBench',
   },
   {
+    section: 'gate',
+    file: 'gate.ts',
+    name: 'relevance gate on unrelated prompts',
+    entry: 'runGateBench',
+  },
+  {
     section: 'paraphrase',
     file: 'paraphrase.ts',
     name: 'paraphrase recall, production defaults offline',
