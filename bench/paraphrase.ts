@@ -80,6 +80,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-11.json',
   'paraphrase-12.json',
   'paraphrase-13.json',
+  'paraphrase-14.json',
+  'paraphrase-15.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
