@@ -432,6 +432,10 @@ describe('questions about the user in any wording (word meaning from the static 
     "I'm writing a toast for my brother's wedding. He and his fiancée met at a climbing gym. Can you draft a 2-minute speech?",
     'My son is 16 and wants a part-time job. In California, how many hours can he legally work on school days?',
     'whats a chill movie to watch w my parents that isnt awkward',
+    // A ninth round (5 → 2 with these).
+    'I want to repaint my kitchen cabinets. Do I really need to sand them first?',
+    'gym tmrw first time ever, what do i do so i dont look dumb',
+    'my boss texted me at 11pm is that even allowed',
   ])('%s → none (their own only the setting)', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
@@ -456,6 +460,8 @@ describe('questions about the user in any wording (word meaning from the static 
     'We went hiking two weeks ago. Where did we go?',
     'is peanut butter safe for me?',
     'Is it safe for me to eat shellfish?',
+    'Do I usually drink coffee in the morning?',
+    'Do I have to work this Saturday?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
