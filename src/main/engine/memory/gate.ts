@@ -37,7 +37,7 @@ const IDENTITY =
 const TRANSCRIPT =
   /\b(verbatim|word for word|exact (?:words|wording|phrase|message|quote)|quote (?:me|back|what|my|your)|what exactly did (?:i|you|we)|exactly what (?:i|you|we) (?:said|wrote|asked)|the exact (?:thing|text)|my exact words|(?:i|you) literally (?:said|wrote))\b/iu;
 const QUOTED = /["“][^"”]{2,200}["”]/u;
-const QUOTED_SPAN = /["“][^"”]{2,200}["”]/gu;
+const QUOTED_SPAN = new RegExp(QUOTED.source, 'gu');
 /**
  * Said by someone memory may have heard: the user, the assistant, a person ("did Noor say",
  * "you wrote", "what she told me"); "what do the style guides say?" asks about a book.
@@ -187,7 +187,7 @@ const HOW_TO =
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\bwhat\s+(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bany\s+(?:advice|tips|ideas)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are)\s+(?:it|they|these|those|that)\s+(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\b(?:would|will|is)\s+it\s+(?:be\s+)?(?:really\s+)?worth\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bdoes\s+(?:that|this|it)\s+mean\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
+  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
 /**
  * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
  * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
@@ -251,7 +251,8 @@ const FOR_PERSON =
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
-  let text = message.slice(0, HEAD_CHARS);
+  const head = message.slice(0, HEAD_CHARS);
+  let text = head;
   if (text.trim() === '') return 'none';
   if (IDENTITY.test(text)) return 'identity';
   if (
@@ -281,18 +282,19 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
       .split(/(?<=[.!?])\s+|\s[—–-]\s/u)
       .pop() ?? '';
   const task = GENERIC_TASK.test(text) || GENERIC_TASK.test(lastSentence) || CODE_LIKE.test(text);
-  // The clause the question is asked in (the whole message when it points back).
-  const asked = questionClause(text);
+  // The clause the question is asked in, as it stands, and as the rules read it (the whole
+  // message when it points back).
+  const ownQuestion = lastQuestion(text);
+  const asked = questionClause(text, ownQuestion);
   // A backstory, then a question that names nobody: neither the user, nor a person, nor
   // anyone by a pronoun ("My mom is 72 and had a fall last month … What safety changes help
   // older adults stay independent at home?"). What came before is its setting.
-  const ownQuestion = lastQuestion(text);
   const before = text.slice(0, Math.max(0, text.lastIndexOf(ownQuestion)));
   const settingOnly =
     /[.!]\s*$/u.test(before.trim()) &&
     before.trim().split(/\s+/u).length >= BACKSTORY_MIN_WORDS &&
     QUESTION.test(ownQuestion) &&
-    !WRITER.test(ownQuestion) &&
+    !FIRST_PERSON.test(ownQuestion) &&
     !PERSON_PRONOUN.test(ownQuestion) &&
     !mentionsKnownName(ownQuestion, ctx.knownNames);
   const advice = ADVICE.test(text) || ADVICE.test(ownQuestion);
@@ -307,8 +309,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     ACTION_EFFECT.test(asked) ||
     RELAYED_QUESTION.test(text) ||
     settingOnly ||
-    (USUALLY.test(ownQuestion) && !WRITER.test(ownQuestion)) ||
-    (SAFETY.test(ownQuestion) && !WRITER.test(ownQuestion)) ||
+    (USUALLY.test(ownQuestion) && !FIRST_PERSON.test(ownQuestion)) ||
+    (SAFETY.test(ownQuestion) && !FIRST_PERSON.test(ownQuestion)) ||
     (SUPPLIED_FIGURES.test(text) && ASKS_QUANTITY.test(asked)) ||
     CONDITIONED_QUESTION.test(asked) ||
     (REPORTED_CLAIM.test(text) && TRUTH_CHECK.test(text));
@@ -329,7 +331,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
   if (
     (task || LIST_REQUEST.test(text)) &&
-    (PERSONALISED.test(text) || asksForOwnPeopleOrThings(message.slice(0, HEAD_CHARS), ctx))
+    (PERSONALISED.test(text) || asksForOwnPeopleOrThings(head, ctx))
   )
     return 'pinned';
   if (FITTED_TO_USER.test(text) && !CODE_LIKE.test(text)) return 'pinned';
@@ -716,8 +718,7 @@ const PROCEDURE_OBJECT =
  * one, how many are left?" a sum: the user in the clause before is context, not
  * what is asked about ("what's my cat called?" asks about the user's own).
  */
-export function questionClause(text: string): string {
-  const clause = lastQuestion(text);
+export function questionClause(text: string, clause: string = lastQuestion(text)): string {
   // "the text editor I use — which one is it?", "the dog's name — remind me?": asking what the
   // thing before is.
   // "Buying a gift for my boss, what does she like?": a person named before.
@@ -748,9 +749,6 @@ const USUALLY =
   /\b(?:usual(?:ly)?|typical(?:ly)?|general(?:ly)?|normal(?:ly)?|common(?:ly)?|likely|most\s+people)\b/iu;
 /** A backstory is at least a sentence of this many words before the question. */
 const BACKSTORY_MIN_WORDS = 8;
-/** The writer or their household: "I", "me", "my", "we", "us", "our", "mine", "ours". */
-const WRITER =
-  /\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|me|my|mine|myself|we|we['’]re|we['’]ve|us|our|ours)\b/iu;
 const PERSON_PRONOUN = /\b(?:he|she|him|her|his|hers|they|them|their)\b/iu;
 
 /** A question clause that is only a request to recall: "remind me?", "any idea?", "again?" */
@@ -761,14 +759,18 @@ const ONLY_RECALL =
 const ASKS_WHAT_IT_IS =
   /^\s*(?:what|which|who|where|when)(?:\s+one)?(?:['’]s|\s+is|\s+was|\s+are|\s+were)\s+(?:it|that|they|she|he)(?:\s+again)?\s*\??\s*$/iu;
 
+/** Words a question opens with. */
+const QUESTION_WORDS =
+  'what|whats|who|whos|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|any';
+const QUESTION_OPENING = new RegExp(String.raw`^\s*(?:${QUESTION_WORDS})\b`, 'iu');
 /**
- * Where a message's clauses part: after ".", "!", "?", ":" or ";", at a dash, and at a comma
- * before a question word ("…, how do I stop it?", "…, is that normal?").
+ * Where a message's clauses part: after ".", "!", "?", ":" or ";", at an emoji, at a dash, and
+ * at a comma before a question word ("…, how do I stop it?", "…, is that normal?").
  */
-const QUESTION_OPENING =
-  /^\s*(?:what|whats|who|whos|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|any)\b/iu;
-const QUESTION_CLAUSE_BREAK =
-  /(?<=[.!?:;])\s+|\s*\p{Extended_Pictographic}+\s*|\s[—–-]\s|,\s*(?=(?:what|whats|who|whos|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|any)\b)/iu;
+const QUESTION_CLAUSE_BREAK = new RegExp(
+  String.raw`(?<=[.!?:;])\s+|\s*\p{Extended_Pictographic}+\s*|\s[—–-]\s|,\s*(?=(?:${QUESTION_WORDS})\b)`,
+  'iu',
+);
 
 function recallOrPast(text: string): boolean {
   return /\b(?:did|have|had|was|were|earlier|before|last|when|what)\b/iu.test(text);
