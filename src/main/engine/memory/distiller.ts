@@ -155,22 +155,28 @@ export function createDistiller(
     string,
     { timer: NodeJS.Timeout; agentId: string; conversationId: string }
   >();
-  const lastConversation = new Map<string, string>();
   /**
-   * The conversations each agent has had turns in (most recent last, at most SEEN_PER_AGENT):
-   * only a conversation not among them is new. Clients that keep several conversations of one
-   * agent going at once (parallel sessions, sub-agents) switch between them on every turn; each
-   * switch is no sign that the other one ended, so it is left to its debounce instead of being
-   * distilled again after each of its turns.
+   * The conversations each agent has had turns in, by their latest turn (the last one is the
+   * agent's current conversation; at most SEEN_PER_AGENT). Only a conversation not among them
+   * is new. Clients that keep several conversations of one agent going at once (parallel
+   * sessions, sub-agents) switch between them on every turn; each switch is no sign that the
+   * other one ended, so it is left to its debounce instead of being distilled again after each
+   * of its turns.
    */
   const seenConversations = new Map<string, Set<string>>();
-  function isNewConversation(agentId: string, conversationId: string): boolean {
+  /**
+   * Records a turn; returns the conversation it finishes: the agent's current one, when this
+   * turn starts a new conversation.
+   */
+  function noteTurn(agentId: string, conversationId: string): string | undefined {
     const seen = seenConversations.get(agentId) ?? new Set<string>();
     seenConversations.set(agentId, seen);
-    const isNew = !seen.delete(conversationId);
+    let finished: string | undefined;
+    if (!seen.has(conversationId)) for (const c of seen) finished = c;
+    seen.delete(conversationId);
     seen.add(conversationId);
     if (seen.size > SEEN_PER_AGENT) seen.delete(seen.values().next().value as string);
-    return isNew;
+    return finished;
   }
   // The `model` of each conversation's most recent chat request (auto mode distils with it).
   const chatModels = new Map<string, string>();
@@ -407,14 +413,10 @@ export function createDistiller(
     notifyTurn(agentId: string, conversationId: string, model?: string | null): void {
       if (stopped) return;
       rememberChatModel(key(agentId, conversationId), model);
-      const previous = lastConversation.get(agentId);
-      lastConversation.set(agentId, conversationId);
-      const isNew = isNewConversation(agentId, conversationId);
+      const finished = noteTurn(agentId, conversationId);
       if (settings.get().extractionMode === 'manual') return;
-      if (previous !== undefined && previous !== conversationId && isNew) {
-        // A new conversation for the same agent: the previous one is finished.
-        arm(agentId, previous, 0);
-      }
+      // A new conversation for the same agent: the previous one is finished.
+      if (finished !== undefined) arm(agentId, finished, 0);
       arm(agentId, conversationId, debounceMs());
     },
 
