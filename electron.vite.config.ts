@@ -33,6 +33,8 @@ export default defineConfig({
             import.meta.dirname,
             'src/main/engine/store/db-maintenance-worker.ts',
           ),
+          // The heuristic distiller's reading of a conversation (memory/digest-thread.ts).
+          'digest-worker': resolve(import.meta.dirname, 'src/main/engine/memory/digest-worker.ts'),
         },
         external: NATIVE_EXTERNALS,
       },

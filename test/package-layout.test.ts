@@ -87,6 +87,10 @@ describe('package layout (electron-builder --dir --linux)', () => {
     for (const f of [
       '/package.json',
       '/out/main/index.js',
+      // The worker threads, each its own entry beside the main bundle.
+      '/out/main/transcript-writer-worker.js',
+      '/out/main/db-maintenance-worker.js',
+      '/out/main/digest-worker.js',
       '/out/preload/index.cjs',
       '/out/preload/recovery.cjs',
       '/out/renderer/index.html',

@@ -25,6 +25,7 @@ import { createTranscriptWriter, type TranscriptWriter } from './store/transcrip
 import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createEmbedder } from './vector/embedder.ts';
 import { coreModelFromFlag } from './memory/core-model.ts';
+import { createDigestThread } from './memory/digest-thread.ts';
 import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
 import { createMemoryReader } from './memory/memory-reader.ts';
 import { createDeletionService } from './memory/deletion.ts';
@@ -339,9 +340,12 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       // Recording a chat turn is a write too: a full disk there must show in /health.
       onError: (err) => dbHealth.noteError(err),
     });
+    // Conversations are read on a worker thread (none when its file is not in the bundle).
+    const digestThread = createDigestThread({ logger });
     const distiller = createDistiller({
       ...memoryServices,
       wordVectors: () => wordVectors?.words() ?? null,
+      digestThread,
       // A long conversation is read in slices, each at a moment no request is in flight.
       pause: () => new Promise<void>((resolve) => background.runWhenQuiet('distil', resolve)),
       ...config.distiller,
@@ -452,6 +456,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           }
           const backupsClosed = services.backups.close();
           await distiller.flush(3000).catch((err: unknown) => log.error('flush failed', { err }));
+          await digestThread?.close();
           distiller.stop();
           await background.drain(3000);
           await writer.close().catch((err: unknown) => log.error('writer close failed', { err }));

@@ -17,6 +17,7 @@ import { listProcessingLog } from '../store/processing-log.ts';
 import { listSignals } from '../store/signals.ts';
 import { recordTurn } from '../store/transcript.ts';
 import { createUpstreamClient } from '../upstream/upstream-client.ts';
+import { createDigestThread, type DigestThread } from './digest-thread.ts';
 import { createDistiller, type DistillerOptions } from './distiller.ts';
 
 let upstream: ScriptedUpstream;
@@ -145,6 +146,45 @@ describe('distiller', () => {
       expect.arrayContaining(["User's name is Ada", 'User loves hiking']),
     );
     expect(getIdentity(db, 'a').overrides).toContain("User's name is Ada");
+    expect(listProcessingLog(db, { limit: 1 })[0]).toMatchObject({
+      status: 'ok',
+      model: 'heuristic',
+    });
+  });
+
+  it('reads the conversation on the digest worker when it has one, and here when it fails', async () => {
+    const thread = createDigestThread({ logger: silentLogger })!;
+    stops.push(() => void thread.close());
+    let served = 0;
+    const counted: DigestThread = {
+      digest: async (...args) => {
+        const d = await thread.digest(...args);
+        served++;
+        return d;
+      },
+      close: () => thread.close(),
+    };
+    const { distiller } = setup({ coreModel: null, extra: { digestThread: counted } });
+    turn('a', 'c1', 'My name is Ada. I work at Acme as a data engineer. I love hiking.');
+    await distiller.distilNow('a', 'c1');
+    expect(served).toBe(1);
+    expect(facts().map((f) => f.content)).toEqual(
+      expect.arrayContaining(["User's name is Ada", 'User loves hiking']),
+    );
+    // A thread that fails: the digest is read on this thread instead, nothing is lost.
+    let asked = 0;
+    const broken: DigestThread = {
+      digest: () => {
+        asked++;
+        return Promise.reject(new Error('worker gone'));
+      },
+      close: async () => {},
+    };
+    const second = setup({ coreModel: null, extra: { digestThread: broken } });
+    turn('b', 'c1', 'I love jazz and I play the cello.');
+    await second.distiller.distilNow('b', 'c1');
+    expect(asked).toBe(1);
+    expect(facts('b').map((f) => f.content)).toEqual(expect.arrayContaining(['User loves jazz']));
     expect(listProcessingLog(db, { limit: 1 })[0]).toMatchObject({
       status: 'ok',
       model: 'heuristic',

@@ -45,7 +45,8 @@ import {
 import { heuristicReasonText, resolveCoreModel } from './core-model.ts';
 import { parseDigest } from './digest.ts';
 import { storeDigest } from './facts.ts';
-import { heuristicDigestInSlices } from './heuristic-distiller.ts';
+import type { DigestThread } from './digest-thread.ts';
+import { heuristicDigestInSlices, type HeuristicMessage } from './heuristic-distiller.ts';
 import type { WordVectors } from '../vector/word-vectors.ts';
 import { stripPrivate } from '../text/private.ts';
 
@@ -82,6 +83,11 @@ export interface DistillerOptions {
    * The server waits for a moment no request is in flight.
    */
   pause?: () => Promise<void>;
+  /**
+   * Reads conversations on a worker thread (digest-thread.ts); without one, or when it fails,
+   * they are read here, in slices between requests.
+   */
+  digestThread?: DigestThread | null;
 }
 
 /** Conversations remembered per agent to tell a new conversation from a return to one. */
@@ -240,17 +246,32 @@ export function createDistiller(
     conversationId: string,
     messages: ConversationMessage[],
   ): Promise<unknown> {
-    const digest = await heuristicDigestInSlices(
-      messages.map((m) => ({
-        role: m.role,
-        content: stripPrivate(m.content),
-        created_at: m.created_at,
-        // Provenance: each fact names the transcript rows it was read from.
-        id: m.id,
-      })),
-      { conversationAt: messages[0]!.created_at, words: options.wordVectors?.() ?? null },
-      pause,
-    );
+    const input: HeuristicMessage[] = messages.map((m) => ({
+      role: m.role,
+      content: stripPrivate(m.content),
+      created_at: m.created_at,
+      // Provenance: each fact names the transcript rows it was read from.
+      id: m.id,
+    }));
+    const conversationAt = messages[0]!.created_at;
+    const words = options.wordVectors?.() ?? null;
+    const thread = options.digestThread ?? null;
+    let digest: Digest | null = null;
+    // The worker reads the same asset; vectors built in memory (tests) are read here.
+    if (thread && (words === null || words.sourcePath !== null)) {
+      try {
+        digest = await thread.digest(input, {
+          conversationAt,
+          wordVectorsPath: words?.sourcePath ?? null,
+        });
+      } catch (err) {
+        if (shutdown.signal.aborted) throw err;
+        log.warn('digest worker unavailable; reading the conversation here', {
+          error: (err as Error).message,
+        });
+      }
+    }
+    digest ??= await heuristicDigestInSlices(input, { conversationAt, words }, pause);
     return store(agentId, conversationId, messages, digest);
   }
 
@@ -387,6 +408,11 @@ export function createDistiller(
       });
       return deadLettered ? 'dead_letter' : 'retry';
     } catch (err) {
+      if (shutdown.signal.aborted) {
+        // Stopping (the digest worker closed under it): left for the next start.
+        releaseSignals(db, agentId, ids, clock.now());
+        return 'interrupted';
+      }
       // A bug or a database error: count it as an attempt so it cannot loop forever.
       const message = `${(err as Error).name}: ${(err as Error).message}`;
       const { deadLettered } = markSignalsFailed(

@@ -5,8 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { writeEncryptedCopy } from './backup.ts';
 import { quickCheck } from './integrity.ts';
-import { jobFailure, openWorkerConnection, yieldToRequestThread } from './worker-thread.ts';
-import type { JobFailure, WorkerDatabase } from './worker-thread.ts';
+import { jobFailure, type JobFailure, yieldToRequestThread } from '../threads.ts';
+import { openWorkerConnection, type WorkerDatabase } from './worker-thread.ts';
 
 export type MaintenanceJob =
   | { id: number; op: 'copy'; destPath: string }

@@ -1,8 +1,7 @@
 import { workerReadiness } from './worker-ready.ts';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.ts';
+import { workerEntryUrl } from '../threads.ts';
 import { writeEncryptedCopy } from './backup.ts';
 import type {
   MaintenanceInit,
@@ -44,15 +43,6 @@ export interface DbMaintenanceOptions {
   useWorker?: boolean;
 }
 
-/** The worker's entry: the TypeScript source under Node, or the bundle's .js beside main. */
-function workerFileUrl(): URL | null {
-  for (const name of ['./db-maintenance-worker.ts', './db-maintenance-worker.js']) {
-    const url = new URL(name, import.meta.url);
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
-  }
-  return null;
-}
-
 function createInlineMaintenance(db: Db): DbMaintenance {
   return {
     mode: 'inline',
@@ -70,7 +60,8 @@ function workerError(message: string, code: string | null): Error {
 export async function createDbMaintenance(options: DbMaintenanceOptions): Promise<DbMaintenance> {
   const log = options.logger.child('maintenance');
   const inline = createInlineMaintenance(options.db);
-  const workerUrl = options.useWorker === false ? null : workerFileUrl();
+  const workerUrl =
+    options.useWorker === false ? null : workerEntryUrl('db-maintenance-worker', import.meta.url);
   if (workerUrl === null) {
     if (options.useWorker !== false) {
       log.warn('maintenance worker file not found; backups and checks run on the main thread');

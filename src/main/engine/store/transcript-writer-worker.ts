@@ -9,8 +9,8 @@ import {
   type RecordTurnInput,
   type RecordTurnResult,
 } from './transcript.ts';
-import { jobFailure, openWorkerConnection, yieldToRequestThread } from './worker-thread.ts';
-import type { JobFailure, WorkerDatabase } from './worker-thread.ts';
+import { jobFailure, type JobFailure, yieldToRequestThread } from '../threads.ts';
+import { openWorkerConnection, type WorkerDatabase } from './worker-thread.ts';
 
 export interface WriterRequest {
   id: number;

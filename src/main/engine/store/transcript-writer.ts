@@ -1,8 +1,7 @@
 import { workerReadiness } from './worker-ready.ts';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.ts';
+import { workerEntryUrl } from '../threads.ts';
 import type { Db } from './db.ts';
 import {
   recordTurn,
@@ -133,24 +132,14 @@ export function createInlineTranscriptWriter(db: Db): TranscriptWriter {
   };
 }
 
-/**
- * The worker's entry: the TypeScript source under plain Node (type stripping), or the
- * bundle's `transcript-writer-worker.js` beside the Electron main bundle (electron.vite.config.ts
- * builds it as its own entry).
- */
-function workerFileUrl(): URL | null {
-  for (const name of ['./transcript-writer-worker.ts', './transcript-writer-worker.js']) {
-    const url = new URL(name, import.meta.url);
-    if (url.protocol === 'file:' && existsSync(fileURLToPath(url))) return url;
-  }
-  return null;
-}
-
 export async function createTranscriptWriter(
   options: TranscriptWriterOptions,
 ): Promise<TranscriptWriter> {
   const log = options.logger.child('writer');
-  const workerUrl = options.useWorker === false ? null : workerFileUrl();
+  const workerUrl =
+    options.useWorker === false
+      ? null
+      : workerEntryUrl('transcript-writer-worker', import.meta.url);
   if (workerUrl === null) {
     if (options.useWorker !== false) {
       log.warn('transcript writer worker file not found; writing on the main thread');

@@ -22,6 +22,8 @@ export interface RelationScore {
 
 export interface WordVectors {
   readonly modelId: string;
+  /** The asset file they were read from (a worker thread loads its own copy), or null. */
+  readonly sourcePath: string | null;
   readonly dims: number;
   /** Words in the vocabulary. */
   readonly size: number;
@@ -123,10 +125,13 @@ function commonComponent(
 }
 
 export function loadWordVectors(path: string): WordVectors {
-  return createWordVectors(readWordVectorAsset(path));
+  return createWordVectors(readWordVectorAsset(path), path);
 }
 
-export function createWordVectors(data: WordVectorData): WordVectors {
+export function createWordVectors(
+  data: WordVectorData,
+  sourcePath: string | null = null,
+): WordVectors {
   const { dims, words, ranks, codes } = data;
   const count = words.length;
 
@@ -273,6 +278,7 @@ export function createWordVectors(data: WordVectorData): WordVectors {
 
   return {
     modelId: WORD_VECTORS_MODEL_ID,
+    sourcePath,
     dims,
     size: count,
 
