@@ -600,6 +600,36 @@ describe('questions about the user in any wording (word meaning from the static 
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
 
+  // Tasks fitted to what the user eats or where they are; a partner by an idiom; a routine trip
+  // with where it starts.
+  it.each([
+    "Plan me a dinner party menu that I'd actually be willing to eat.",
+    'Suggest a few day trips within a couple of hours of where I am based.',
+    'Find me a good vet near me that opens on Sundays.',
+    'How do I get to the office, and from where?',
+    'Draft a short anniversary note for my other half.',
+    'Write a birthday card message for my better half.',
+  ])('%s → memory', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+  });
+
+  // What the message itself answers: a backstory, then whether the user does right by what it
+  // describes; things anyone could try; the addressee someone of theirs does not know; advice on
+  // what to learn; a dated plan with a question of what can be done.
+  it.each([
+    'My fern has brown crispy tips on every frond since I moved it. Am I underwatering it?',
+    'Our oak table has water rings from a glass left overnight. Can I get them out?',
+    'My flatmate grinds his teeth at night. Are there things he can try before a dentist?',
+    'My rabbit stopped eating her pellets this week. Could she just be bored of them?',
+    'I started a new role and my calendar is chaos. Any systems for keeping on top of it?',
+    "Write a thank-you message for my daughter's swimming coach.",
+    "Write a short toast for my parents' 50th anniversary dinner.",
+    "I'm a backend developer and I've been asked to do some frontend work. What are the core concepts I should learn first?",
+    'We are moving house in June and we have a lot of books. What can we do to pack them safely?',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+
   it('hears the shape of a question while word meaning is not loaded yet', () => {
     const loading: GateContext = { knownNames: new Set(), relationsOf: () => [] };
     expect(classifyHeuristic('Which company do I work for?', loading)).toBe('pinned');

@@ -115,10 +115,11 @@ const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b
 /**
  * A request made to fit the user's own tastes, diet or limits: "a recipe that suits my
  * taste", "a menu I can actually eat", "an order that won't upset me", "fits how I'm eating",
- * "a dinner that fits the way I eat", "a workout that won't aggravate my injury".
+ * "a dinner that fits the way I eat", "a workout that won't aggravate my injury", "a menu I'd be
+ * willing to eat", "day trips from where I'm based", "a vet near me".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we) can (?:actually |safely |still )?(?:eat|drink|have)|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -187,7 +188,7 @@ const HOW_TO =
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+it\s+be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
+  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we|he|she|they|you)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+(?:it|he|she|they|this|that)\s+(?:just\s+|simply\s+|actually\s+|really\s+)?be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks|systems|strategies|methods|hacks|apps|tools|recommendations)\b|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
 /**
  * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
  * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
@@ -204,7 +205,7 @@ const ACTION_EFFECT =
  * my daughter's birthday card", "project ideas for my kid's class") is a task like any other.
  */
 const TO_PERSON =
-  /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech)\s+(?:to|for)\s+(?:my|our)\b|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
+  /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech)\s+(?:to|for)\s+(?:my|our)\b(?!\s+(?:[\p{L}-]+\s+)?[\p{L}-]+(?:['’]s|s['’])(?:\s|$))|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
 /**
  * "My dad swears bats are blind", "my colleague says you can't start a sentence with
  * 'because'", "settle an argument between me and my brother": a claim checked or a dispute
@@ -245,6 +246,14 @@ const DESCRIBED_PERSON =
  */
 const CONDITIONED_QUESTION =
   /^\s*(?:does|do|is|are|should|will|would|can|could)\s+(?:my|our)\s+[^?]{3,80}\b(?:if|when|since|because|as long as)\s+(?:i|we|it|they|my|our|there)\b/iu;
+/**
+ * "My houseplant's leaves are turning yellow from the bottom up. Am I overwatering it?", "My
+ * table has heat marks from a mug. Can I get them out?": after a backstory, whether the user is
+ * doing right by what it describes, or can act on it (named by a pronoun), follows from what the
+ * message says.
+ */
+const DOING_IT_RIGHT =
+  /^\s*(?:(?:am|are|was|were)\s+(?:i|we)\s+(?:\p{L}+\s+)?\p{L}+ing\s+(?:it|them|him|her|this|that)|(?:can|could|should|do|would)\s+(?:i|we)\s+(?:still\s+|just\s+|safely\s+)?\p{L}+\s+(?:it|them|this|that)(?:\s+(?:out|off|up|back|away))?\s*\?)/iu;
 /** "what should I get my boss?", "what can I cook for my kids?": something chosen for them. */
 const FOR_PERSON =
   /\b(?:get|buy|give|send)\s+(?:my|our)\b|\b(?:gifts?|presents?|cook|bake|make)\b[^?.!]{0,25}\bfor\s+(?:my|our)\b/iu;
@@ -290,9 +299,10 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // anyone by a pronoun ("My mom is 72 and had a fall last month … What safety changes help
   // older adults stay independent at home?"). What came before is its setting.
   const before = text.slice(0, Math.max(0, text.lastIndexOf(ownQuestion)));
+  const backstory =
+    /[.!]\s*$/u.test(before.trim()) && before.trim().split(/\s+/u).length >= BACKSTORY_MIN_WORDS;
   const settingOnly =
-    /[.!]\s*$/u.test(before.trim()) &&
-    before.trim().split(/\s+/u).length >= BACKSTORY_MIN_WORDS &&
+    backstory &&
     QUESTION.test(ownQuestion) &&
     !FIRST_PERSON.test(ownQuestion) &&
     !PERSON_PRONOUN.test(ownQuestion) &&
@@ -309,6 +319,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     ACTION_EFFECT.test(asked) ||
     RELAYED_QUESTION.test(text) ||
     settingOnly ||
+    (backstory && DOING_IT_RIGHT.test(ownQuestion)) ||
     (USUALLY.test(ownQuestion) && !FIRST_PERSON.test(ownQuestion)) ||
     (SAFETY.test(ownQuestion) && !FIRST_PERSON.test(ownQuestion)) ||
     (SUPPLIED_FIGURES.test(text) && ASKS_QUANTITY.test(asked)) ||
@@ -375,7 +386,13 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
       !EPISODE_RELATIVE.test(ownQuestion)
     );
   if (relative && !generalCause && (named || personal || QUESTION.test(text))) return 'episode';
-  if (EPISODE_DATED.test(text) && (named || PERSONAL.test(ownQuestion))) return 'episode';
+  if (
+    EPISODE_DATED.test(text) &&
+    (named || PERSONAL.test(ownQuestion)) &&
+    !generalCause &&
+    !ADVICE_MODAL.test(ownQuestion)
+  )
+    return 'episode';
   if (recall || (PREFERENCE.test(text) && !generalCause)) return 'pinned';
   if (named || ownPerson || ownBody) return 'pinned';
   if (
@@ -481,19 +498,19 @@ const TERSE_MAX_CONTENT_WORDS = 1;
  * choose": asking what to do (or whether something is correct), not what is true of the user.
  */
 const ADVICE_MODAL =
-  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:usually\s+|normally\s+|generally\s+|really\s+|even\s+|still\s+|actually\s+)?(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\b(?:where|how|when)\s+do\s+(?:i|we)\s+(?:start|begin)\b|\bwhich(?:\s+one)?\s+do\s+(?:i|we)\s+(?:choose|pick|go\s+for|go\s+with|opt\s+for)\b|\bif\b/iu;
+  /\b(?:should|could|can|would|must|shall|might|may|ought)\s+(?:i|we)\b|\b(?:i|we)\s+(?:should|ought\s+to)\s+(?:learn|study|read|try|start|focus|practi[sc]e|buy|pick|choose)\b|\b(?:do|does|did|am|are)\s+(?:i|we)\s+(?:usually\s+|normally\s+|generally\s+|really\s+|even\s+|still\s+|actually\s+)?(?:need|have\s+to|got\s+to|supposed\s+to|meant\s+to|allowed\s+to)\b|\bdo\s+(?:i|we)\s+do\s+(?:if|when|about|with|now|next|then|instead)\b|\b(?:where|how|when)\s+do\s+(?:i|we)\s+(?:start|begin)\b|\bwhich(?:\s+one)?\s+do\s+(?:i|we)\s+(?:choose|pick|go\s+for|go\s+with|opt\s+for)\b|\bif\b/iu;
 /** "How do I …": a procedure unless it is a short question about a habit of the user's. */
 const HOW_DO_I = /^[\s\S]*?\bhow\s+(?:do|did|does)\s+(?:i|we)\b/iu;
 /** Words that make a "how do I" question one about a habit ("every day", "usually"). */
 const HABITUAL =
   /\b(?:every (?:day|morning|evening|night|week|weekday)|each (?:day|morning)|most (?:days|mornings)|usually|normally|these days|nowadays|in the (?:mornings|evenings|afternoons)|on weekdays)\b|\bnow\s*\??\s*$/iu;
 /**
- * "How do I get to work?", "how do I travel to school?": getting to the places of the user's own
+ * "How do I get to work?", "how do I travel to school (and from where)?": getting to the places of the user's own
  * routine is a habit, not a request for directions ("How do I get to Heathrow?") or for tips
  * ("… to work faster?").
  */
 const ROUTINE_TRIP =
-  /\b(?:get|go|travel|commute|come)\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office|college|uni|university|class)(?:\s+(?:these\s+days|nowadays|now|normally|usually))?\s*\??\s*$/iu;
+  /\b(?:get|go|travel|commute|come)\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office|college|uni|university|class)(?:\s+(?:these\s+days|nowadays|now|normally|usually))?(?:,?\s+(?:and\s+)?from\s+where)?\s*\??\s*$/iu;
 /** A "how do I" question about a habit names few things ("How do I commute?"). */
 const HABIT_MAX_CONTENT_WORDS = 3;
 /**
