@@ -47,6 +47,9 @@ describe('relativeNamed', () => {
     ['My brother Tom keeps borrowing my car.', 'User has a brother named Tom [user|sibling|Tom]'],
     ['Our son Leo wants a bike.', 'User has a son named Leo [user|child|Leo]'],
     ['My husband Marco is begging for a dog.', "User's husband is Marco [user|partner|Marco]"],
+    // everyday words for a partner
+    ['Me and my fella Cathal met in May.', "User's fella is Cathal [user|partner|Cathal]"],
+    ['My other half, Priya, hates surprises.', "User's other half is Priya [user|partner|Priya]"],
   ])('%j', (sentence, expected) => {
     expect(brief(applyRule(relativeNamed, sentence))).toEqual([expected]);
   });
