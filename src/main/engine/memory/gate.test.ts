@@ -626,6 +626,14 @@ describe('questions about the user in any wording (word meaning from the static 
     "Write a short toast for my parents' 50th anniversary dinner.",
     "I'm a backend developer and I've been asked to do some frontend work. What are the core concepts I should learn first?",
     'We are moving house in June and we have a lot of books. What can we do to pack them safely?',
+    "I'm trying to drink less coffee but the mornings are rough. What can I drink instead?",
+    'My new trousers are about five centimetres too long. Can I take them up by hand without a machine?',
+    "We've got wasps nesting in the shed. What's the most humane way to move them on?",
+    'I sang in a choir at school and stopped at uni. How should an adult beginner get back into it?',
+    'I run a small cafe with two staff and the power keeps cutting out. What are the main backup power options for a small shop?',
+    'My son has just been diagnosed with dyslexia. What are practical ways I can support his reading?',
+    "My daughter's party is next Sunday and 12 kids are coming. Kindly suggest some games to keep them busy.",
+    'Write a short speech for my retirement do thanking my colleagues.',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -77,7 +77,7 @@ const TROUBLESHOOTING =
 /** Asking for help or advice about something ("why is my build slow", "how do I...", "what's
  *  my best option for …") is a general question even when it says "my". */
 const ADVICE = new RegExp(
-  String.raw`^\s*do (?:i|we) (?:really |actually |still )?need to\b|^\s*(?:(?:which|what)(?:['’]s| is| are| would be) (?:better|best|cheaper|safer|healthier|quicker|faster|warmer|easier)\b(?! for (?:me|us)\b)|(?:can|could) (?:i|we) (?!(?:eat|drink|have|take|make|fit|attend|join|come|manage|afford)\b)\p{L}+ (?:my|our)\b)|^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the best way\b|what(?:['’]?s| is| are) (?:a |an |some )?(?:good|fun|nice|cute|funny|catchy|creative|clever|cool|great|polite|kind|chill|decent|easy|simple|quick|cheap|healthy)\b|what(?:['’]?s| is| are) the (?:easiest|best|cheapest|simplest|quickest|fastest|safest|healthiest)\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\b(?:need|want|looking\s+for)\s+(?:a|an|some)\s+(?:[\w-]+\s+)?(?:ways?|ideas?|tips|advice)\s+(?:to|for|on)\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us|him|her|them) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some|the) (?:\w+ ){0,2}(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|obligated|required|legal|illegal|lawful|legally)\b|\blegally\b|\b(?:what|which|where|when|who|how) (?:\w+ ){0,3}?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
+  String.raw`^\s*do (?:i|we) (?:really |actually |still )?need to\b|^\s*(?:(?:which|what)(?:['’]s| is| are| would be) (?:better|best|cheaper|safer|healthier|quicker|faster|warmer|easier)\b(?! for (?:me|us)\b)|(?:can|could) (?:i|we) (?!(?:eat|drink|have|take|make|fit|attend|join|come|manage|afford)\b)\p{L}+ (?:my|our)\b)|^\s*(?:why\b|how (?:do|can|could|should|would|to)\b|what(?:['’]s| is) the (?:best|most [\p{L}-]+) way\b|what(?:['’]?s| is| are) (?:a |an |some )?(?:good|fun|nice|cute|funny|catchy|creative|clever|cool|great|polite|kind|chill|decent|easy|simple|quick|cheap|healthy)\b|what(?:['’]?s| is| are) the (?:easiest|best|cheapest|simplest|quickest|fastest|safest|healthiest)\b|should (?:i|we)\b|is it\b)|\b(?:my|our) (?:best|only|other) (?:options?|bets?|choices?|moves?|ways?)\b|\b(?:my|our) options\b|\b(?:need|want|looking\s+for)\s+(?:a|an|some)\s+(?:[\w-]+\s+)?(?:ways?|ideas?|tips|advice)\s+(?:to|for|on)\b|\bwhy\?\s*$|\bwhat(?:['’]?s| is| would be) (?:a|the) (?:\w+ )?way (?:for (?:me|us|him|her|them) )?to\b|^\s*should (?:my|our)\b|\b(?:what|which) are (?:some |the )?(?:\w+ ){0,3}(?:ways|options|tips|ideas|methods|remedies)\b|\bhow\s+(?:do|does|can|should|would)\s+(?:people|you|one|others|anyone|someone|most\s+people|an?\s+[\p{L}-]+)\b|\b(?:am|are|is) (?:i|we|it) (?:allowed|permitted|entitled|obliged|obligated|required|legal|illegal|lawful|legally)\b|\blegally\b|\b(?:what|which|where|when|who|how) (?:\w+ ){0,3}?(?:should|can|could|would|must|shall) (?:i|we)\b|\b(?:wrong|fail\w*|install\w*|compil\w+|slow|faster|speed (?:it )?up|fix|debug\w*|exit(?:s|ed)? (?:with|immediately)|what does (?:that|this|it) mean)\b|${TROUBLESHOOTING.source}`,
   'iu',
 );
 /** A question about what the user did, has done or is doing: "who did I meet", "what books
@@ -139,7 +139,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give me (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -205,7 +205,7 @@ const ACTION_EFFECT =
  * my daughter's birthday card", "project ideas for my kid's class") is a task like any other.
  */
 const TO_PERSON =
-  /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech)\s+(?:to|for)\s+(?:my|our)\b(?!\s+(?:[\p{L}-]+\s+)?[\p{L}-]+(?:['’]s|s['’])(?:\s|$))|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
+  /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech)\s+(?:to|for)\s+(?=(?:my|our)\b)(?!(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+(?:['’]s|s['’])(?:\s|$))(?<whom>(?:my|our)(?:\s+[\p{L}-]+){1,3})|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
 /**
  * "My dad swears bats are blind", "my colleague says you can't start a sentence with
  * 'because'", "settle an argument between me and my brother": a claim checked or a dispute
@@ -248,15 +248,26 @@ const CONDITIONED_QUESTION =
   /^\s*(?:does|do|is|are|should|will|would|can|could)\s+(?:my|our)\s+[^?]{3,80}\b(?:if|when|since|because|as long as)\s+(?:i|we|it|they|my|our|there)\b/iu;
 /**
  * "My houseplant's leaves are turning yellow from the bottom up. Am I overwatering it?", "My
- * table has heat marks from a mug. Can I get them out?": after a backstory, whether the user is
- * doing right by what it describes, or can act on it (named by a pronoun), follows from what the
- * message says.
+ * table has heat marks from a mug. Can I get them out?", "I'm cutting back on sugar. What can I
+ * eat instead?": after a backstory, whether the user is doing right by what it describes, can
+ * act on it (named by a pronoun) or what to do instead follows from what the message says.
  */
 const DOING_IT_RIGHT =
-  /^\s*(?:(?:am|are|was|were)\s+(?:i|we)\s+(?:\p{L}+\s+)?\p{L}+ing\s+(?:it|them|him|her|this|that)|(?:can|could|should|do|would)\s+(?:i|we)\s+(?:still\s+|just\s+|safely\s+)?\p{L}+\s+(?:it|them|this|that)(?:\s+(?:out|off|up|back|away))?\s*\?)/iu;
+  /^\s*(?:(?:am|are|was|were)\s+(?:i|we)\s+(?:\p{L}+\s+)?\p{L}+ing\s+(?:it|them|him|her|this|that)|(?:can|could|should|do|would)\s+(?:i|we)\s+(?:still\s+|just\s+|safely\s+)?\p{L}+\s+(?:it|them|this|that)\b[^?]*\?|[^?]*\binstead\b[^?]*\?)/iu;
 /** "what should I get my boss?", "what can I cook for my kids?": something chosen for them. */
 const FOR_PERSON =
   /\b(?:get|buy|give|send)\s+(?:my|our)\b|\b(?:gifts?|presents?|cook|bake|make)\b[^?.!]{0,25}\bfor\s+(?:my|our)\b/iu;
+
+/**
+ * A task addressed to or made for one of their people: the person named right after "to my" /
+ * "for my" ("a note for my other half", not "a speech for my retirement do"), or one of theirs
+ * whose name or tastes it asks for.
+ */
+function toOwnPerson(text: string): boolean {
+  const m = TO_PERSON.exec(text);
+  if (m === null) return false;
+  return mentionsOwnPerson(m.groups?.whom ?? text);
+}
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
@@ -362,7 +373,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     (FOR_PERSON.test(text) && !SAFETY.test(text)
       ? mentionsOwnPerson(text)
       : task
-        ? TO_PERSON.test(text) && mentionsOwnPerson(text) && !DESCRIBED_PERSON.test(text)
+        ? toOwnPerson(text) && !DESCRIBED_PERSON.test(text)
         : !advice && !generalCause && mentionsOwnPerson(asked));
   // "what's wrong with my arm?", "how's my knee these days?": the user's own body, asked about,
   // is their health (an injury or condition memory may hold); whether a symptom is normal, what
