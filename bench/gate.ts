@@ -7,6 +7,9 @@
 //      says which rounds were read, and so are dev data now).
 //   2. The questions of every paraphrase set (bench/data/paraphrase*.json), dev and held-out
 //      apart, and the fixture of questions about the user (test/fixtures/prompts).
+//   3. Rounds of questions and requests that need the user's memory, in many wordings
+//      (bench/data/personal-rounds/round-NN.txt, written likewise): odd lines are dev, even lines
+//      held-out, reported apart.
 // CPU only, a few seconds: `npm run bench -- gate`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +22,7 @@ import { loadParaphraseData, PARAPHRASE_DATA_SETS } from './paraphrase.ts';
 type Print = (line: string) => void;
 
 const ROUNDS_DIR = join(import.meta.dirname, 'data', 'unrelated-rounds');
+const PERSONAL_DIR = join(import.meta.dirname, 'data', 'personal-rounds');
 const MEMORY_QUESTIONS = join(
   import.meta.dirname,
   '../test/fixtures/prompts/memory-questions.json',
@@ -73,6 +77,21 @@ export async function runGateBench(print: Print): Promise<void> {
     `  questions about the user that pass the gate: paraphrase sets dev ${halves.dev.pass}/${halves.dev.total} (${share(halves.dev)}), ` +
       `held-out ${halves.heldout.pass}/${halves.heldout.total} (${share(halves.heldout)}); fixture ${fixturePass}/${fixture.length}`,
   );
+
+  for (const file of readdirSync(PERSONAL_DIR)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()) {
+    const round = { dev: { pass: 0, total: 0 }, heldout: { pass: 0, total: 0 } };
+    lines(join(PERSONAL_DIR, file)).forEach((prompt, i) => {
+      const half = i % 2 === 0 ? round.dev : round.heldout;
+      half.total++;
+      if (memory(prompt)) half.pass++;
+    });
+    print(
+      `  needing memory, ${file.replace('.txt', '')}: memory for dev ${round.dev.pass}/${round.dev.total} (${share(round.dev)}), ` +
+        `held-out ${round.heldout.pass}/${round.heldout.total} (${share(round.heldout)})`,
+    );
+  }
 }
 
 if (import.meta.main) await runGateBench((l) => console.log(l));

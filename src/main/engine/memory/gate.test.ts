@@ -609,6 +609,28 @@ describe('questions about the user in any wording (word meaning from the static 
     'How do I get to the office, and from where?',
     'Draft a short anniversary note for my other half.',
     'Write a birthday card message for my better half.',
+    // A thing of theirs named by its kind, what they do with it or their habit.
+    'Give me a winter checklist for the car, specific to the model I drive.',
+    'Find roof bars that fit what I drive.',
+    'Summarise the latest news about the company I work for.',
+    'Plan a day out in the town I grew up in.',
+    'Recommend a series in the language I am picking up.',
+    'Build me a 15-minute practice routine for my instrument.',
+    'Suggest an audiobook that fits my daily commute.',
+    'Write out my usual coffee order for the app.',
+    'Put together a workout that works around my condition.',
+    'Plan a menu that avoids the stuff I can’t stand.',
+    'How would you describe what I do for a living?',
+    // Fitted to one of their people; a bio of the user.
+    'Sort me out a Saturday plan my other half would actually enjoy.',
+    'Plan a visit to my parents with a few things to do near them.',
+    'Suggest some books for my son at the right level for him.',
+    'Write a two-line bio for my conference badge.',
+    // Asked again, in chat spelling.
+    'wait whats my bosses name again lol',
+    'wats my niece called again 👶',
+    'hw long is my commute again',
+    'kinda forgot which neighbourhood my folks are in now',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -634,6 +656,11 @@ describe('questions about the user in any wording (word meaning from the static 
     'My son has just been diagnosed with dyslexia. What are practical ways I can support his reading?',
     "My daughter's party is next Sunday and 12 kids are coming. Kindly suggest some games to keep them busy.",
     'Write a short speech for my retirement do thanking my colleagues.',
+    // …not a piece about their thing, a text they bring, a fact asked again of no one of theirs.
+    'Write me a haiku about my daily walk to the station.',
+    'can u make my dating app bio less cringe: "love travel, food and fun"',
+    'how many cups in a litre again',
+    'My employer matches pension contributions up to 5%. Should I put in at least that much?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

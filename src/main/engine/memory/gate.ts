@@ -59,7 +59,7 @@ const EPISODE_DATED =
 
 /** Recall phrasings that are about the user by construction. */
 const RECALL =
-  /\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!(?:\w+ )?to\b)|the name|my|our))\b/iu;
+  /^\s*(?:[\p{L}]+\s+)?(?:forgot|forget)\s+(?:what|which|who|whom|where|when|the\s+name)\b|\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!(?:\w+ )?to\b)|the name|my|our))\b/iu;
 /** Recall phrasings that are just as common in general questions ("remind me how derivatives
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
@@ -119,7 +119,7 @@ const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b
  * willing to eat", "day trips from where I'm based", "a vet near me".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -259,6 +259,24 @@ const FOR_PERSON =
   /\b(?:get|buy|give|send)\s+(?:my|our)\b|\b(?:gifts?|presents?|cook|bake|make)\b[^?.!]{0,25}\bfor\s+(?:my|our)\b/iu;
 
 /**
+ * A request fitted to one of their people: what they would enjoy ("a plan for Saturday that my
+ * other half would actually enjoy"), where they are ("things to do near them" of "my parents").
+ */
+function fittedToOwnPerson(text: string): boolean {
+  return (
+    (/\b(?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:would|['’]d|will)\s+(?:actually\s+|really\s+|definitely\s+|genuinely\s+)?(?:love|like|enjoy|appreciate)\b/iu.test(
+      text,
+    ) ||
+      /\b(?:near|around|close\s+to)\s+(?:him|her|them)\b/iu.test(text)) &&
+    mentionsOwnPerson(text)
+  );
+}
+
+/** "a two-line bio for my badge", "write my bio": a text about the user themself. */
+const OWN_BIO =
+  /\bbio(?:graphy)?\s+(?:for|of|about)\s+(?:me|my)\b|\bmy\s+(?:[\p{L}-]+\s+)?bio(?:graphy)?\b/iu;
+
+/**
  * A task addressed to or made for one of their people: the person named right after "to my" /
  * "for my" ("a note for my other half", not "a speech for my retirement do"), or one of theirs
  * whose name or tastes it asks for.
@@ -269,9 +287,44 @@ function toOwnPerson(text: string): boolean {
   return mentionsOwnPerson(m.groups?.whom ?? text);
 }
 
+/** Chat spellings of words the rules read ("wat", "hw", "bday"), spelled out. */
+const CHAT_SPELLINGS: readonly [RegExp, string][] = [
+  [/\b(?:wat|wot|wut)\b/giu, 'what'],
+  [/\b(?:wats|wots)\b/giu, 'whats'],
+  [/\bhw\b/giu, 'how'],
+  [/\bwen\b/giu, 'when'],
+  [/\b(?:tmrw|tmrrw|tmr|2moro|2morrow)\b/giu, 'tomorrow'],
+  [/\bb-?day\b/giu, 'birthday'],
+];
+
+function spelledOut(text: string): string {
+  let out = text;
+  for (const [re, to] of CHAT_SPELLINGS) out = out.replace(re, to);
+  return out;
+}
+
+/**
+ * "what's my boss's name again?", "mums bday is when again 🎂", "how long is my commute again":
+ * a question that ends on "again" asks to be told something known before.
+ */
+const ASKED_AGAIN =
+  /\b(?:what|whats|who|whos|whom|whose|where|wheres|when|which|how\s+(?:long|old|many|much|far|often))\b[^.!?]{0,80}?\bagain\b[\s?!.,]*(?:(?:lol|lmao|haha+|pls|plz|please)\b[\s?!.,]*)?(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}][\s?!.,]*)*$/iu;
+
+/**
+ * A thing of theirs named by what they do with it, how they stand to it, its kind or their
+ * habit, inside a request or a question: "the model I drive", "what I drive", "the town I grew
+ * up in", "the company I work for", "what I do for a living", "the language I'm picking up",
+ * "the hobby I've just taken up", "the stuff I can't stand", "the genres I don't like", "my
+ * usual coffee order", "our usual deploy day", "my instrument", "my condition". Whatever is
+ * asked for, it needs what memory knows of that thing; a piece written about it ("a haiku about
+ * my daily walk") does not.
+ */
+const OWN_ATTRIBUTE =
+  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|tech\s+stack|stack|condition|meds|medications?|prescriptions?)\b/iu;
+
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
-  const head = message.slice(0, HEAD_CHARS);
+  const head = spelledOut(message.slice(0, HEAD_CHARS));
   let text = head;
   if (text.trim() === '') return 'none';
   if (IDENTITY.test(text)) return 'identity';
@@ -347,7 +400,11 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   }
   // "I forgot our anniversary, how do I make it up to her?": a procedure asked, not a recall.
   const recall =
-    (RECALL.test(text) && !HOW_TO.test(text)) || (RECALL_OPEN.test(text) && (personal || named));
+    (RECALL.test(text) && !HOW_TO.test(text)) ||
+    (RECALL_OPEN.test(text) && (personal || named)) ||
+    (ASKED_AGAIN.test(ownQuestion) &&
+      !HOW_TO.test(ownQuestion) &&
+      (FIRST_PERSON.test(ownQuestion) || named));
   // A task that is explicitly about remembered things still gets memory ("write a toast for
   // my sister Anna's wedding" when Anna is known), and so does one the user asks to fit their
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
@@ -356,6 +413,13 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     (PERSONALISED.test(text) || asksForOwnPeopleOrThings(head, ctx))
   )
     return 'pinned';
+  // Any request or question about a thing of theirs named by its kind or their habit ("a
+  // practice routine for my instrument", "an audiobook for my daily commute") — unless how such
+  // things go is asked with theirs as the example.
+  if (OWN_ATTRIBUTE.test(text) && !generalCause && !CODE_LIKE.test(text)) return 'pinned';
+  // A bio brought to be edited ("make my bio less cringe: "…"") is material, like any text.
+  const ownBio = OWN_BIO.test(text) && !/[:"“]/u.test(text);
+  if (task && (fittedToOwnPerson(text) || ownBio) && !CODE_LIKE.test(text)) return 'pinned';
   if (FITTED_TO_USER.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   // One of the user's people or pets, by relation ("my daughter", "our boss", "my dog"), is
   // someone memory may know, as a known name is: "what should I get my boss for Christmas?".
@@ -461,7 +525,7 @@ const AUXILIARY = String.raw`(?:do|does|did|am|are|was|were|will|have|has|had|is
  * A question may open with a short lead-in ("so", "quick question,", "remind me,") or be
  * asked indirectly ("remind me which city I'm based in", "do you know what car I drive").
  */
-const LEAD_IN = String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:so|and|but|hey|ok|okay)?\s*(?:(?:can you |could you )?(?:remind|tell) me|do you (?:know|remember))?[,:]?\s*`;
+const LEAD_IN = String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:(?:so|and|but|hey|ok|okay|ugh|uh|um+|wait|oh|hmm+|yo)\s+)?(?:(?:can you |could you )?(?:remind|tell) me|do you (?:know|remember))?[,:]?\s*`;
 /** "Do I …?", "Am I …?", "Did we …?" */
 const YES_NO_ABOUT_USER = new RegExp(String.raw`${LEAD_IN}${AUXILIARY}\s+${SUBJECT}\b`, 'iu');
 /**
