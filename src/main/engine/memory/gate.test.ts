@@ -661,6 +661,14 @@ describe('questions about the user in any wording (word meaning from the static 
     'can u make my dating app bio less cringe: "love travel, food and fun"',
     'how many cups in a litre again',
     'My employer matches pension contributions up to 5%. Should I put in at least that much?',
+    // Advice about what one of theirs should do; games or activities; a request in the last
+    // clause; a safe way for a beginner; where to even start.
+    'My dad was just told his cholesterol is high, what foods should he cut back on?',
+    'My kids get bored on the train, any games to keep them busy for two hours?',
+    'lol my dog just stole a whole pizza, give me a dramatic news headline for it',
+    "My wife's birthday is on Friday, give me some date ideas under $80.",
+    "I've just turned 45 and never lifted weights. What's a safe way for a total beginner to start?",
+    "I'm 35 with no pension savings, where do I even start?",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
