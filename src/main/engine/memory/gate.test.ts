@@ -631,6 +631,10 @@ describe('questions about the user in any wording (word meaning from the static 
     'wats my niece called again 👶',
     'hw long is my commute again',
     'kinda forgot which neighbourhood my folks are in now',
+    // A poem for one of theirs; a note thanking one of theirs; what they react badly to.
+    'Write a silly little birthday poem for my cat.',
+    'Please write a short note thanking my manager for approving my leave.',
+    'any foods I react badly to?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -669,6 +673,8 @@ describe('questions about the user in any wording (word meaning from the static 
     "My wife's birthday is on Friday, give me some date ideas under $80.",
     "I've just turned 45 and never lifted weights. What's a safe way for a total beginner to start?",
     "I'm 35 with no pension savings, where do I even start?",
+    // Advice asked about someone of theirs the message describes.
+    "My grandad wants to start video calling on his phone. What's the simplest app to start him on?",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

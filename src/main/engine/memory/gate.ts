@@ -205,7 +205,7 @@ const ACTION_EFFECT =
  * my daughter's birthday card", "project ideas for my kid's class") is a task like any other.
  */
 const TO_PERSON =
-  /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech)\s+(?:to|for)\s+(?=(?:my|our)\b)(?!(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+(?:['’]s|s['’])(?:\s|$))(?<whom>(?:my|our)(?:\s+[\p{L}-]+){1,3})|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
+  /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech|poem|limerick|rhyme|song|verse)\s+(?:to|for|(?:thanking|congratulating|inviting|reminding|asking|telling|wishing|welcoming))\s+(?=(?:my|our)\b)(?!(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+(?:['’]s|s['’])(?:\s|$))(?<whom>(?:my|our)(?:\s+[\p{L}-]+){1,3})|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
 /**
  * "My dad swears bats are blind", "my colleague says you can't start a sentence with
  * 'because'", "settle an argument between me and my brother": a claim checked or a dispute
@@ -489,8 +489,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (
     !task &&
     !generalCause &&
-    (asksAboutOwnLife(text, ctx, asked) ||
-      asksAboutTheirOwnThing(asked, ctx, text) ||
+    ((asksAboutOwnLife(text, ctx, asked) && !(advice && asked !== ownQuestion)) ||
+      (asksAboutTheirOwnThing(asked, ctx, text) && !advice) ||
       asksOwnLimits(asked, ctx))
   )
     return 'pinned';
@@ -755,7 +755,7 @@ function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): 
  * (an allergy, a diet, a condition), though asked like advice.
  */
 const OWN_LIMITS =
-  /\b(?:am|are)\s+(?:i|we)\s+(?:allowed|permitted)\s+to\s+(?:eat|drink|have|take)\b|\b(?:i|we)\s+(?:can|could)\s+(?:safely\s+|actually\s+|still\s+)?(?:eat|drink|have|take)\b|\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b|\b(?:leave\s+out|avoid|skip|exclude|keep\s+out|not\s+(?:use|include|add|put\s+in))\b[^?.!]{0,60}\bfor\s+(?:me|us)\b/iu;
+  /\b(?:i|we)\s+(?:react\s+(?:badly\s+)?to|(?:am|are)\s+(?:allergic|intolerant|sensitive)\s+to|can['’]?t\s+(?:tolerate|handle))\b|\b(?:am|are)\s+(?:i|we)\s+(?:allowed|permitted)\s+to\s+(?:eat|drink|have|take)\b|\b(?:i|we)\s+(?:can|could)\s+(?:safely\s+|actually\s+|still\s+)?(?:eat|drink|have|take)\b|\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b|\b(?:leave\s+out|avoid|skip|exclude|keep\s+out|not\s+(?:use|include|add|put\s+in))\b[^?.!]{0,60}\bfor\s+(?:me|us)\b/iu;
 /** The relations such a limit must be about, clearly by word meaning ("a used car" is not). */
 const LIMIT_RELATIONS = new Set(['allergy', 'diet', 'health', 'drink']);
 /** A circumstance makes it general advice: "… during pregnancy", "… before bed", "… in an interview". */
