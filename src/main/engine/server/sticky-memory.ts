@@ -1,7 +1,7 @@
 import {
   getMemoryAdditions,
-  listMemoryAdditionKeys,
   type MemoryAdditionKey,
+  memoryAdditionPositions,
   saveMemoryAddition,
 } from '../store/memory-additions.ts';
 import {
@@ -67,26 +67,21 @@ export async function placeMemory(
     return { turn, header: memoryHeaderValue(turn), contents };
   }
 
-  const remembered = listMemoryAdditionKeys(db, request.agentId, request.conversationId);
+  const remembered = memoryAdditionPositions(
+    db,
+    request.agentId,
+    request.conversationId,
+    request.userMessages.map((s) => s.index),
+  );
   let resent: { section: string; tokens: number } | null = null;
-  if (remembered.length > 0) {
-    const byIndex = new Map<number, Set<string>>();
-    for (const r of remembered) {
-      const hashes = byIndex.get(r.messageIndex);
-      if (hashes) hashes.add(r.contentHash);
-      else byIndex.set(r.messageIndex, new Set([r.contentHash]));
-    }
-    const matched: MemoryAdditionKey[] = [];
-    for (const slot of request.userMessages) {
-      // Hashing only where something is remembered: long histories cost nothing extra.
-      const hashes = byIndex.get(slot.index);
-      if (!hashes) continue;
-      const hash = contentHash(slot.content);
-      if (hashes.has(hash)) matched.push({ messageIndex: slot.index, contentHash: hash });
-    }
-    // Only the matched additions are read in full (their bytes are a whole memory block each).
+  if (remembered.size > 0) {
+    // Hashing only where something is remembered: long histories cost nothing extra.
+    const keys: MemoryAdditionKey[] = request.userMessages
+      .filter((slot) => remembered.has(slot.index))
+      .map((slot) => ({ messageIndex: slot.index, contentHash: contentHash(slot.content) }));
+    // Only the additions of these messages, as they are now, are read (a whole block each).
     const slots = new Map(request.userMessages.map((s) => [s.index, s]));
-    for (const hit of getMemoryAdditions(db, request.agentId, request.conversationId, matched)) {
+    for (const hit of getMemoryAdditions(db, request.agentId, request.conversationId, keys)) {
       const slot = slots.get(hit.messageIndex) as UserMessageSlot;
       contents.set(slot.index, applyAddition(slot.content, hit));
       if (slot.index === request.newestIndex) resent = hit;

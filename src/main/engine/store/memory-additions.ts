@@ -45,23 +45,26 @@ export interface MemoryAdditionKey {
 }
 
 /**
- * The keys of every addition remembered for a conversation, without the added bytes: a client
- * that sends only its newest message (or a conversation of many requests) has many additions
- * at one position, and only the one whose hash matches is ever read in full. The keys are the
- * primary key's columns, so the blocks' overflow pages are never read (or decrypted).
+ * Which of these message positions hold an addition in this conversation. A client that sends
+ * only its newest message (or one conversation of many requests) piles additions up at one
+ * position, so the positions are probed (one primary-key seek each), never listed: a request
+ * costs the same after ten thousand turns as after one. The caller then hashes only those
+ * messages and reads the additions by their whole key.
  */
-export function listMemoryAdditionKeys(
+export function memoryAdditionPositions(
   db: Db,
   agentId: string,
   conversationId: string,
-): MemoryAdditionKey[] {
-  return (
-    cachedStatement(
-      db,
-      `SELECT message_index, content_hash FROM memory_additions
-         WHERE agent_id = ? AND conversation_id = ?`,
-    ).all(agentId, conversationId) as Pick<AdditionRow, 'message_index' | 'content_hash'>[]
-  ).map((r) => ({ messageIndex: r.message_index, contentHash: r.content_hash }));
+  positions: readonly number[],
+): Set<number> {
+  if (positions.length === 0) return new Set();
+  const rows = cachedStatement(
+    db,
+    `SELECT j.value AS position FROM json_each(?) AS j
+      WHERE EXISTS (SELECT 1 FROM memory_additions
+                     WHERE agent_id = ? AND conversation_id = ? AND message_index = j.value)`,
+  ).all(JSON.stringify(positions), agentId, conversationId) as { position: number }[];
+  return new Set(rows.map((r) => r.position));
 }
 
 /** The additions of a conversation with these keys (those remembered), each by primary key. */
