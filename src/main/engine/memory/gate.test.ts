@@ -635,6 +635,12 @@ describe('questions about the user in any wording (word meaning from the static 
     'Write a silly little birthday poem for my cat.',
     'Please write a short note thanking my manager for approving my leave.',
     'any foods I react badly to?',
+    // Someone of theirs by what they do together; asked again in chat, with a comment after.
+    "What's the name of the guy I share a desk with at work?",
+    'how do u spell my bfs name again, i always get it wrong',
+    'ugh what meds am i on, pharmacy asking',
+    'hey wat stack r we on, new hire asking',
+    'dads bday is when again 🎂',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });

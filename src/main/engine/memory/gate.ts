@@ -96,7 +96,7 @@ const PERSON_USE_AFTER =
 const MY_THING =
   /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv|understanding|assumption|reasoning|logic|thinking|guess|interpretation|math|maths|calculation|working|approach|solution|solar|planet|world|galaxy|universe|species|society|ancestors|civili[sz]ation|climate|atmosphere|oceans?\b|sun\b|moon\b|economy)(?:\w+)\b/iu;
 const QUESTION =
-  /(\?\s*$)|^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me|i (?:need|want|would like|['’]d like) to know)\b/iu;
+  /(\?\s*$)|^\s*(?:(?:ugh|uh|um+|hey|oh|wait|hmm+|yo|so|ok|okay|abeg|pls|plz)[,!]?\s+)?(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me|i (?:need|want|would like|['’]d like) to know)\b/iu;
 
 /**
  * A question about the material in front of the user ("this proof", "these tests") is about
@@ -293,6 +293,8 @@ const CHAT_SPELLINGS: readonly [RegExp, string][] = [
   [/\b(?:wats|wots)\b/giu, 'whats'],
   [/\bhw\b/giu, 'how'],
   [/\bwen\b/giu, 'when'],
+  [/\bwetin\b/giu, 'what'],
+  [/\br(?=\s+(?:we|u|you|they)\b)/giu, 'are'],
   [/\b(?:tmrw|tmrrw|tmr|2moro|2morrow)\b/giu, 'tomorrow'],
   [/\bb-?day\b/giu, 'birthday'],
 ];
@@ -308,7 +310,18 @@ function spelledOut(text: string): string {
  * a question that ends on "again" asks to be told something known before.
  */
 const ASKED_AGAIN =
-  /\b(?:what|whats|who|whos|whom|whose|where|wheres|when|which|how\s+(?:long|old|many|much|far|often))\b[^.!?]{0,80}?\bagain\b[\s?!.,]*(?:(?:lol|lmao|haha+|pls|plz|please)\b[\s?!.,]*)?(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}][\s?!.,]*)*$/iu;
+  /\b(?:what|whats|who|whos|whom|whose|where|wheres|when|which|how\s+(?:long|old|many|much|far|often)|how\s+do\s+(?:you|u)\s+spell)\b[^.!?]{0,80}?\bagain\b[\s?!.,]*(?:(?:lol|lmao|haha+|pls|plz|please)\b[\s?!.,]*)?(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}][\s?!.,]*)*(?:,\s*(?:[\p{L}'’]+\s*){1,6})?$/iu;
+
+/** "mums bday", "dad's number": close kin named without "my" are the user's own. */
+const KIN_POSSESSIVE =
+  /\b(?:mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa|sis|bro|hubby|wifey)(?:['’]s|s)\b/iu;
+
+/**
+ * "the guy I share a desk with", "the woman we carpool with": someone of theirs named by what
+ * they do together.
+ */
+const PERSON_BY_DEED =
+  /\b(?:the|that|this|yer)\s+(?:guy|man|woman|girl|lad|bloke|chap|fella|lady|person|dude|one)\s+(?:i|we)\s+(?:share|sit|work|live|play|train|carpool|ride|study|room|met|date|go\s+out)\b/iu;
 
 /**
  * A thing of theirs named by what they do with it, how they stand to it, its kind or their
@@ -410,7 +423,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     (RECALL_OPEN.test(text) && (personal || named)) ||
     (ASKED_AGAIN.test(ownQuestion) &&
       !HOW_TO.test(ownQuestion) &&
-      (FIRST_PERSON.test(ownQuestion) || named));
+      (FIRST_PERSON.test(ownQuestion) || KIN_POSSESSIVE.test(ownQuestion) || named));
   // A task that is explicitly about remembered things still gets memory ("write a toast for
   // my sister Anna's wedding" when Anna is known), and so does one the user asks to fit their
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
@@ -422,7 +435,12 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // Any request or question about a thing of theirs named by its kind or their habit ("a
   // practice routine for my instrument", "an audiobook for my daily commute") — unless how such
   // things go is asked with theirs as the example.
-  if (OWN_ATTRIBUTE.test(text) && !generalCause && !CODE_LIKE.test(text)) return 'pinned';
+  if (
+    (OWN_ATTRIBUTE.test(text) || PERSON_BY_DEED.test(text)) &&
+    !generalCause &&
+    !CODE_LIKE.test(text)
+  )
+    return 'pinned';
   // A bio brought to be edited ("make my bio less cringe: "…"") is material, like any text.
   const ownBio = OWN_BIO.test(text) && !/[:"“]/u.test(text);
   if (task && (fittedToOwnPerson(text) || ownBio) && !CODE_LIKE.test(text)) return 'pinned';
