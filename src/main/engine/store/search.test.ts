@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import type { Db } from './db.ts';
-import { ftsDocumentFrequencies, searchCandidates, searchFts } from './search.ts';
+import {
+  ftsDocumentFrequencies,
+  recentConversationSample,
+  searchCandidates,
+  searchFts,
+} from './search.ts';
 import { recordTurn } from './transcript.ts';
 
 const cleanups: (() => void)[] = [];
@@ -229,5 +234,43 @@ describe('ftsDocumentFrequencies', () => {
       [4, 1, 0],
     );
     expect(ftsDocumentFrequencies(db, 'transcript', ['"axolotl"'], 2)).toEqual([2]);
+  });
+});
+
+describe('recentConversationSample', () => {
+  it('takes the last turns of the most recent conversations and of some spread over the history', () => {
+    const db = setup();
+    const say = (agentId: string, conversationId: string, n: number) =>
+      recordTurn(db, {
+        agentId,
+        conversationId,
+        messages: Array.from({ length: n }, (_, i) => ({
+          role: 'user' as const,
+          content: `${conversationId} turn ${i}`,
+          createdAt: 1_000,
+        })),
+      }).transcriptIds;
+    // Ten conversations of three turns, in the order c0..c9; c2 is spoken in again last.
+    for (let c = 0; c < 10; c++) say('a', `c${c}`, 3);
+    say('a', 'c2', 1);
+    say('b', 'other', 5);
+    const heads = (n: number, per: number, spread: number) =>
+      recentConversationSample(db, 'a', n, per, spread)
+        .map((t) => t.head)
+        .sort();
+    // The two most recently active: c2 (its new turn) and c9; two turns of each.
+    expect(heads(2, 2, 0)).toEqual(['c2 turn 0', 'c2 turn 2', 'c9 turn 1', 'c9 turn 2']);
+    // A spread of 5 over the 10 conversations, ordered by their last turn (c2 is last now):
+    // every second one from the oldest on.
+    expect(heads(0, 1, 5)).toEqual([
+      'c0 turn 2',
+      'c3 turn 2',
+      'c5 turn 2',
+      'c7 turn 2',
+      'c9 turn 2',
+    ]);
+    // Another agent's conversations are never sampled.
+    expect(heads(20, 10, 10).some((h) => h.startsWith('other'))).toBe(false);
+    expect(heads(20, 10, 10)).toHaveLength(31);
   });
 });
