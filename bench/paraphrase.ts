@@ -82,6 +82,10 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-13.json',
   'paraphrase-14.json',
   'paraphrase-15.json',
+  'paraphrase-16.json',
+  'paraphrase-17.json',
+  'paraphrase-18.json',
+  'paraphrase-19.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
@@ -479,6 +483,7 @@ export function printParaphraseReport(
 }
 
 export async function runParaphraseBench(print: Print): Promise<void> {
+  const pooled = { dev: { hits: 0, total: 0 }, heldout: { hits: 0, total: 0 } };
   for (const path of PARAPHRASE_DATA_SETS) {
     const data = loadParaphraseData(path);
     const steal = stealMeter();
@@ -486,7 +491,18 @@ export async function runParaphraseBench(print: Print): Promise<void> {
     print(`${basename(path)}:`);
     printParaphraseReport(run, data, print);
     print(`  (the whole run${formatSteal(steal())})`);
+    for (const q of run.questions) {
+      const half = pooled[q.pair.split];
+      half.total++;
+      if (q.hit) half.hits++;
+    }
   }
+  const share = (h: { hits: number; total: number }) => h.hits / h.total;
+  print(
+    `all ${PARAPHRASE_DATA_SETS.length} sets: fact in block dev ${pooled.dev.hits}/${pooled.dev.total} (${share(pooled.dev).toFixed(3)}), ` +
+      `held-out ${pooled.heldout.hits}/${pooled.heldout.total} (${share(pooled.heldout).toFixed(3)}); ` +
+      `gap ${(share(pooled.dev) - share(pooled.heldout)).toFixed(3)} (target ≤ 0.03)`,
+  );
 }
 
 if (import.meta.main) await runParaphraseBench((line) => process.stdout.write(line + '\n'));

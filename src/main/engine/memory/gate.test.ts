@@ -641,6 +641,20 @@ describe('questions about the user in any wording (word meaning from the static 
     'ugh what meds am i on, pharmacy asking',
     'hey wat stack r we on, new hire asking',
     'dads bday is when again 🎂',
+    // What the user told before, pointed at; what only memory can put in.
+    'Suggest a secret Santa gift for the colleague I said is mad about baking.',
+    'Write a birthday poem for my grandad that uses his name.',
+    'Draft a Christmas card for my in-laws using their names.',
+    'Write a short speech for my parents that mentions where they met.',
+    "Plan a birthday party for my youngest with that theme she's obsessed with.",
+    // Their trip, target language, profession, route; what they already take.
+    'Build a day-by-day itinerary for my trip next month.',
+    'Make a packing list for my upcoming trip.',
+    'Write a short dialogue for me to practise ordering food in my target language.',
+    'Can I take ibuprofen with what I am already on?',
+    'Which snacks can I eat, based on my diet?',
+    'Recommend a channel to get better at the thing I do on weekends.',
+    'wat flowers does the missus like again 🌸',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
