@@ -655,6 +655,10 @@ describe('questions about the user in any wording (word meaning from the static 
     'Which snacks can I eat, based on my diet?',
     'Recommend a channel to get better at the thing I do on weekends.',
     'wat flowers does the missus like again 🌸',
+    'can i eat gummy sweets or nah, based on my diet',
+    'Suggest a name for a second dog that goes well with my first dog’s name.',
+    'Plan a dinner menu for me that avoids stuff I don’t like.',
+    'Work out whether a season ticket makes sense for my commute.',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -695,6 +699,8 @@ describe('questions about the user in any wording (word meaning from the static 
     "I'm 35 with no pension savings, where do I even start?",
     // Advice asked about someone of theirs the message describes.
     "My grandad wants to start video calling on his phone. What's the simplest app to start him on?",
+    // Something said to someone else is no pointer to what memory holds.
+    'My neighbour’s tree hangs over my fence and I mentioned it to him once. What are my rights here, generally?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -331,7 +331,7 @@ const PERSON_BY_DEED =
  * things", "that theme she's obsessed with").
  */
 const KNOWN_BEFORE =
-  /\b(?:i|we)\s+(?:said|told\s+you|mentioned|talked\s+about)\b(?!\s+(?:to|that\s+to)\b)|\b(?:us(?:es?|ing)|with|include|includes|including|mentions?|mentioning)\s+(?:his|her|their|my|our)\s+(?:(?:first\s+|full\s+|real\s+)?names?|favou?rite\s+[\p{L}-]+)|\bmentions?\s+(?:where|when|how)\s+(?:they|we|he|she)\s+met\b|\b(?:around|with|of)\s+(?:my|our)\s+[\p{L}-]+(?:['’]s|s['’])\s+favou?rite\s+things\b|\bthat\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:obsessed\s+with|into|mad\s+about|crazy\s+about)\b/iu;
+  /\bbased\s+on\s+(?:my|our|what\s+you\s+know)\b|\b(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+['’]s\s+names?\b|\b(?:i|we)\s+(?:said|told\s+you|mentioned|talked\s+about)\s+(?:is|was|are|were|has|had|earlier|before|last\s+(?:time|week|month)|the\s+other\s+day|previously)\b|\b(?:us(?:es?|ing)|with|include|includes|including|mentions?|mentioning)\s+(?:his|her|their|my|our)\s+(?:(?:first\s+|full\s+|real\s+)?names?|favou?rite\s+[\p{L}-]+)|\bmentions?\s+(?:where|when|how)\s+(?:they|we|he|she)\s+met\b|\b(?:around|with|of)\s+(?:my|our)\s+[\p{L}-]+(?:['’]s|s['’])\s+favou?rite\s+things\b|\bthat\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:obsessed\s+with|into|mad\s+about|crazy\s+about)\b/iu;
 
 /**
  * A thing of theirs named by what they do with it, how they stand to it, its kind or their
@@ -343,7 +343,7 @@ const KNOWN_BEFORE =
  * my daily walk") does not.
  */
 const OWN_ATTRIBUTE =
-  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|tech\s+stack|stack|condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work)\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\bbased\s+on\s+(?:my|our|what\s+you\s+know)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b/iu;
+  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work)\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b/iu;
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
@@ -445,8 +445,9 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // Any request or question about a thing of theirs named by its kind or their habit ("a
   // practice routine for my instrument", "an audiobook for my daily commute") — unless how such
   // things go is asked with theirs as the example.
+  if (KNOWN_BEFORE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   if (
-    (OWN_ATTRIBUTE.test(text) || PERSON_BY_DEED.test(text) || KNOWN_BEFORE.test(text)) &&
+    (OWN_ATTRIBUTE.test(text) || PERSON_BY_DEED.test(text)) &&
     !generalCause &&
     !CODE_LIKE.test(text)
   )
