@@ -701,6 +701,14 @@ describe('questions about the user in any wording (word meaning from the static 
     "My grandad wants to start video calling on his phone. What's the simplest app to start him on?",
     // Something said to someone else is no pointer to what memory holds.
     'My neighbour’s tree hangs over my fence and I mentioned it to him once. What are my rights here, generally?',
+    // The message brings what it names; any way to; a thing's own doing; how much should I.
+    'rate my plan: pasta, a film, bed by 11',
+    'My son refuses to eat anything green. Any sneaky ways to get veg into him?',
+    'My trainers keep splitting at the toe. Any way to repair them?',
+    'How does GPS know where I am?',
+    'I want to save for a car. How much of my salary should I realistically put aside?',
+    'My partner and I can never decide what to watch. Give us a fun way to settle it.',
+    'Write a silly poem for my wife about her obsession with her sourdough starter.',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
