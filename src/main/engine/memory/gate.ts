@@ -199,10 +199,12 @@ const GENERAL_CAUSE =
 const ACTION_EFFECT =
   /(?:^|[.!?]\s+)(?:does|do|did|will|would|can|could|is|are|might|may|should)\s+(?!(?:\p{L}*thing|morning|evening|during|ceiling|wedding|building|meeting|spring|string|king|ring|wing|sibling|pudding|clothing|bedding|ending|offspring|icing|stuffing|filling|dressing|feeling|darling|earring)\b)\p{L}{2,}ing\s+(?:my|our|your|the|a|an|it|them|this|that|these|those|too|so|every|each|in|with|at|for|all)\b/iu;
 /**
- * A task for one of theirs that needs what memory knows of them: addressed to them ("an email
- * to my manager"), or asking for their name or tastes ("a note for my husband's card, with his
- * name in it", "a present based on what she's into"). One only made for them ("a limerick for
- * my daughter's birthday card", "project ideas for my kid's class") is a task like any other.
+ * A task for one of theirs that needs what memory knows of them: addressed to them or made for
+ * them ("an email to my manager", "a note thanking my supervisor", "a birthday poem for my
+ * dog"), or asking for their name or tastes ("a note for my husband's card, with his name in
+ * it", "a present based on what she's into"). One made for something of theirs ("a limerick for
+ * my daughter's birthday card", "project ideas for my kid's class"), or a poem whose subject it
+ * gives ("for my husband about his air fryer"), is a task like any other.
  */
 const TO_PERSON =
   /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech|(?:poem|limerick|rhyme|song|verse)(?![^.!?]*\babout\b))\s+(?:to|for|(?:thanking|congratulating|inviting|reminding|asking|telling|wishing|welcoming))\s+(?=(?:my|our)\b)(?!(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+(?:['’]s|s['’])(?:\s|$))(?<whom>(?:my|our)(?:\s+[\p{L}-]+){1,3})|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
