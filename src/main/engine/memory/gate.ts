@@ -444,10 +444,12 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     (PERSONALISED.test(text) || asksForOwnPeopleOrThings(head, ctx))
   )
     return 'pinned';
+  // A message that points at what the user said before, or asks for what only memory knows
+  // ("uses his name", "based on my diet"), needs memory however it is asked.
+  if (KNOWN_BEFORE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   // Any request or question about a thing of theirs named by its kind or their habit ("a
   // practice routine for my instrument", "an audiobook for my daily commute") — unless how such
   // things go is asked with theirs as the example.
-  if (KNOWN_BEFORE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   if (
     (OWN_ATTRIBUTE.test(text) || PERSON_BY_DEED.test(text)) &&
     !generalCause &&
