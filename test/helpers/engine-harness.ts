@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { type Engine, type EngineConfig, createEngine } from '../../src/main/engine/engine.ts';
 import { createLogger, type Logger, type LogLevel } from '../../src/main/engine/logger.ts';
 import type { EngineServices } from '../../src/main/engine/services.ts';
+import { groupCommit } from '../../src/main/engine/store/group-commit.ts';
 import { type ScriptedUpstream, startScriptedUpstream } from './scripted-upstream.ts';
 
 export interface EngineHarnessOptions {
@@ -141,6 +142,9 @@ export async function startEngine(options: EngineHarnessOptions = {}): Promise<E
       // Background tasks are scheduled with setImmediate after the response: let them start.
       await new Promise((r) => setTimeout(r, 5));
       await engine.background.drain(Math.max(0, deadline - Date.now()));
+      // What waits to share a later commit (new rows' vectors) is written too.
+      groupCommit(engine.services.db).flush();
+      await new Promise((r) => setImmediate(r));
     },
     stop: async () => {
       if (stopped) return;

@@ -21,6 +21,7 @@ import { openDatabase } from './store/open.ts';
 import { createBackupService } from './backup-service.ts';
 import { createDbHealth } from './db-health.ts';
 import { getMeta, setMeta } from './store/meta.ts';
+import { groupCommit } from './store/group-commit.ts';
 import { createTranscriptWriter, type TranscriptWriter } from './store/transcript-writer.ts';
 import { createUpstreamClient } from './upstream/upstream-client.ts';
 import { createEmbedder } from './vector/embedder.ts';
@@ -468,6 +469,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           // A copy that was being written returned (or was given up) with the worker.
           await backupsClosed;
           commitWatch.close();
+          // What waits to share a commit (a new turn's vectors) is written before the end.
+          groupCommit(db).flush();
           try {
             db.pragma('wal_checkpoint(TRUNCATE)');
           } catch (err) {

@@ -9,6 +9,7 @@ import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import { tinyEmbedderOptions } from '../../../../test/helpers/tiny-embedder.ts';
 import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import { silentLogger } from '../logger.ts';
+import { groupCommit } from '../store/group-commit.ts';
 import { countVectors } from '../store/vectors.ts';
 import { createEmbedder, type Embedder } from '../vector/embedder.ts';
 import { createVectorIndex } from '../vector/vector-index.ts';
@@ -63,6 +64,8 @@ describe('storeDigest with vectors', () => {
         },
       });
       expect(r.factsAdded).toHaveLength(2);
+      groupCommit(t.db).flush(); // new rows' vectors are stored with the next commit
+      await new Promise((resolve) => setImmediate(resolve));
       expect(countVectors(t.db, { agentId: 'a', kind: 'pinned' })).toBe(2);
       expect(countVectors(t.db, { agentId: 'a', kind: 'episode' })).toBe(1);
       const hits = await vectors.search('a', 'pinned', 'jazz concerts', 1);

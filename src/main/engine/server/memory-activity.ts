@@ -1,6 +1,7 @@
 import type { ActivitySource } from '../../../shared/api.ts';
 import { pinnedFactsStating } from '../store/identity-sources.ts';
 import { getIdentity } from '../store/identity.ts';
+import { groupCommit } from '../store/group-commit.ts';
 import { recordActivity } from '../store/memory-activity.ts';
 import type { Db } from '../store/db.ts';
 import {
@@ -35,20 +36,23 @@ export function recordMemoryActivity(
       request.agentId,
       lines.map((l) => l.source),
     );
-    recordActivity(
-      db,
-      {
-        agentId: request.agentId,
-        at: request.startedAt,
-        conversationId: request.conversationId,
-        protocol: request.protocol,
-        section: turn.section,
-        tokens: turn.tokens,
-        header: memoryHeaderValue(turn),
-        sources,
-        lines: settings.get().activityKeepLines ? lines.map((l) => l.text) : null,
-      },
-      { ...usedRows(sources), at: request.startedAt },
+    // With the turn's own rows, in one commit (group-commit.ts).
+    return groupCommit(db).write(() =>
+      recordActivity(
+        db,
+        {
+          agentId: request.agentId,
+          at: request.startedAt,
+          conversationId: request.conversationId,
+          protocol: request.protocol,
+          section: turn.section,
+          tokens: turn.tokens,
+          header: memoryHeaderValue(turn),
+          sources,
+          lines: settings.get().activityKeepLines ? lines.map((l) => l.text) : null,
+        },
+        { ...usedRows(sources), at: request.startedAt },
+      ),
     );
   });
 }

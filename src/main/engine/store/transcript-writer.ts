@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../logger.ts';
 import { workerEntryUrl } from '../threads.ts';
 import type { Db } from './db.ts';
+import { groupCommit } from './group-commit.ts';
 import {
   recordTurn,
   recordTurns,
@@ -66,9 +67,10 @@ interface LocalBatcher {
 
 /**
  * Chat turns recorded in the same turn of the event loop are committed together, in one
- * transaction at the next (the per-commit cost, FTS5 segment and encrypted WAL pages, is
- * paid once: 0.26 ms for one turn alone, 0.05 ms per turn in a batch of 512). When to
- * record is the caller's choice (the server defers it to quiet moments, see IdleQueue).
+ * transaction at the next, which the connection's other small writes share (group-commit.ts:
+ * the per-commit cost, FTS5 segment and encrypted WAL pages, is paid once: 0.26 ms for one
+ * turn alone, 0.05 ms per turn in a batch of 512). When to record is the caller's choice (the
+ * server defers it to quiet moments, see IdleQueue).
  */
 function createLocalBatcher(db: Db): LocalBatcher {
   type Waiting = {
@@ -76,50 +78,63 @@ function createLocalBatcher(db: Db): LocalBatcher {
     resolve: (r: RecordTurnResult) => void;
     reject: (e: Error) => void;
   };
-  let queue: Waiting[] = [];
-  let immediate: NodeJS.Immediate | undefined;
-  const flush = () => {
-    clearImmediate(immediate);
-    immediate = undefined;
-    const batch = queue;
-    queue = [];
-    if (batch.length === 0) return;
-    let results: RecordTurnResult[] | null = null;
+  const group = groupCommit(db);
+  const queue: Waiting[] = [];
+  /** Inside the group's transaction: all in one savepoint, or (one failed) each alone. */
+  const write = (batch: readonly Waiting[]): (RecordTurnResult | Error)[] => {
     try {
-      results = recordTurns(
+      return recordTurns(
         db,
         batch.map((w) => w.input),
       );
-    } catch {
+    } catch (err) {
+      // An error that ended the whole transaction (disk full) is the group's to handle.
+      if (!db.inTransaction) throw err;
       // One bad turn must not cost the others: each on its own, so it fails alone.
     }
-    if (results) {
-      batch.forEach((w, i) => w.resolve(results[i]!));
-      return;
-    }
-    for (const w of batch) {
+    return batch.map((w) => {
       try {
-        w.resolve(recordTurn(db, w.input));
+        return recordTurn(db, w.input);
       } catch (err) {
-        w.reject(err as Error);
+        if (!db.inTransaction) throw err;
+        return err as Error;
       }
-    }
+    });
   };
   return {
     record: (input) =>
       new Promise<RecordTurnResult>((resolve, reject) => {
         queue.push({ input, resolve, reject });
-        immediate ??= setImmediate(flush);
+        if (queue.length > 1) return;
+        // The turns waiting when the group commits; settled once the commit held.
+        let batch: Waiting[] | null = null;
+        const take = () => (batch ??= queue.splice(0));
+        group
+          .write(() => write(take()))
+          .then(
+            (results) =>
+              take().forEach((w, i) => {
+                const r = results[i]!;
+                if (r instanceof Error) w.reject(r);
+                else w.resolve(r);
+              }),
+            (err: unknown) => {
+              for (const w of take()) w.reject(err as Error);
+            },
+          );
       }),
-    flush,
+    flush: () => group.flush(),
   };
 }
 
 export function createInlineTranscriptWriter(db: Db): TranscriptWriter {
+  const local = createLocalBatcher(db);
   return {
     mode: 'inline',
     record: async (input, options) => {
-      if (!options?.durable) return recordTurn(db, input);
+      if (!options?.durable) return local.record(input);
+      // In order: what waits is committed first, then this turn on its own, with fsync.
+      local.flush();
       db.pragma('synchronous = FULL');
       try {
         return recordTurn(db, input);
@@ -127,7 +142,7 @@ export function createInlineTranscriptWriter(db: Db): TranscriptWriter {
         db.pragma('synchronous = NORMAL');
       }
     },
-    close: async () => {},
+    close: async () => local.flush(),
     thread: null,
   };
 }

@@ -14,6 +14,7 @@ import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import { fixedClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
+import { groupCommit } from '../store/group-commit.ts';
 import { openDatabase } from '../store/open.ts';
 import { recordTurn } from '../store/transcript.ts';
 import {
@@ -75,6 +76,12 @@ function service(db: Db, e: Embedder = embedder, index = createVectorIndex()): V
   });
 }
 
+/** Commits what waits to share a commit (new rows' vectors), then lets its outcome settle. */
+async function committed(db: Db): Promise<void> {
+  groupCommit(db).flush();
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 const pinned = (db: Db, agentId: string, content: string) =>
   addFact(db, { agentId, content }, clock.now());
 
@@ -99,10 +106,15 @@ describe('vector service', () => {
       'pinned',
       ALICE_FACTS.map((text, i) => ({ id: aliceIds[i] as number, agentId: 'alice', text })),
     );
+    // New rows are searchable at once; their vectors are stored with the next commit.
+    expect(countVectors(db, { model: TINY_MODEL_ID })).toBe(0);
+    expect(await svc.search('alice', 'pinned', ALICE_FACTS[1] as string, 1)).toHaveLength(1);
+    await committed(db);
     expect(countVectors(db, { model: TINY_MODEL_ID })).toBe(4);
     await svc.indexRows('pinned', [
       { id: bobId, agentId: 'bob', text: 'Bob drinks black coffee every morning too' },
     ]);
+    await committed(db);
     expect(countVectors(db, { model: TINY_MODEL_ID })).toBe(5);
     expect(countVectors(db, { model: TINY_MODEL_ID, agentId: 'alice', kind: 'pinned' })).toBe(4);
 
@@ -227,10 +239,12 @@ describe('vector service', () => {
 
     // A row deleted between embedding and storing does not come back as an orphan.
     await svc.indexRows('pinned', [{ id: a as number, agentId: 'alice', text: 'gone' }]);
+    await committed(db);
     expect(index.has('pinned', a as number)).toBe(false);
     expect(countVectors(db)).toBe(3);
     // Nor is a vector stored under the wrong agent.
     await svc.indexRows('pinned', [{ id: b as number, agentId: 'mallory', text: 'x' }]);
+    await committed(db);
     expect(countVectors(db, { agentId: 'mallory' })).toBe(0);
     expect(index.search('mallory', 'pinned', new Float32Array(TINY_MODEL_DIMS).fill(1), 5)).toEqual(
       [],

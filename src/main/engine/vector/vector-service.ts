@@ -24,6 +24,7 @@ import { systemClock, type Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import { stripPrivate } from '../text/private.ts';
 import type { Db } from '../store/db.ts';
+import { groupCommit } from '../store/group-commit.ts';
 import {
   deleteAgentVectors,
   deleteVector,
@@ -125,6 +126,8 @@ export interface VectorService {
 
 /** Vectors read per page when loading an index. */
 const LOAD_PAGE = 2000;
+/** At most this long a new row's vectors wait for another write's commit to share. */
+const VECTOR_WRITE_DELAY_MS = 1000;
 
 /** Most useful first: facts, then episodes, then the raw transcript. */
 const BACKFILL_ORDER: readonly VectorKind[] = ['pinned', 'episode', 'transcript'];
@@ -206,12 +209,17 @@ export function createVectorService(options: VectorServiceOptions): VectorServic
     }
   };
 
-  /** Embeds rows with a lane; stores them unless `store` is false; indexes them. */
+  /**
+   * Embeds rows with a lane, indexes them and stores them: `now` before indexing (the
+   * backfill's next page depends on it), `later` with the connection's next commit
+   * (group-commit.ts: a new turn's vectors share the commit of what comes after it; lost in a
+   * crash, they are re-embedded by the backfill), `false` not at all.
+   */
   const embedAndStore = async (
     l: Lane,
     kind: VectorKind,
     rows: readonly IndexableRow[],
-    store: boolean,
+    store: 'now' | 'later' | false,
     signal?: AbortSignal,
   ): Promise<number> => {
     const todo = rows.filter((r) => r.text.trim().length > 0);
@@ -231,10 +239,32 @@ export function createVectorService(options: VectorServiceOptions): VectorServic
       embedding: vecs[i] as Float32Array,
       createdAt: now,
     }));
-    const stored = store ? upsertVectors(db, records) : records;
+    if (store === 'later') {
+      checkDims(l);
+      for (const r of records) l.index.upsert(r.agentId, r.kind, r.rowId, r.embedding);
+      groupCommit(db)
+        .later(() => upsertVectors(db, records), VECTOR_WRITE_DELAY_MS)
+        .then(
+          (stored) => {
+            // A row deleted meanwhile has no vector stored: none may stay searchable either.
+            if (stored.length === records.length) return;
+            const kept = new Set(stored);
+            for (const r of records) if (!kept.has(r)) l.index.remove(r.kind, r.rowId);
+          },
+          (err: unknown) =>
+            log.warn('storing vectors failed; they will be retried by the next backfill', {
+              model: l.model,
+              kind,
+              rows: records.length,
+              error: err,
+            }),
+        );
+      return records.length;
+    }
+    const stored = store === 'now' ? upsertVectors(db, records) : records;
     checkDims(l);
     for (const r of stored) l.index.upsert(r.agentId, r.kind, r.rowId, r.embedding);
-    return store ? stored.length : 0;
+    return store === 'now' ? stored.length : 0;
   };
 
   const runBackfill = async (l: Lane, signal?: AbortSignal): Promise<number> => {
@@ -262,7 +292,7 @@ export function createVectorService(options: VectorServiceOptions): VectorServic
           );
           if (rows.length === 0) break;
           afterId = (rows.at(-1) as IndexableRow).id;
-          total += await embedAndStore(l, kind, rows, true, signal);
+          total += await embedAndStore(l, kind, rows, 'now', signal);
         }
       }
       if (isPrimary && !primaryServes && go()) handOver();
@@ -450,12 +480,12 @@ export function createVectorService(options: VectorServiceOptions): VectorServic
     async indexRows(kind, rows) {
       if (rows.length === 0) return;
       const primaryReady = primary.embedder.isReady();
-      const lanes: { l: Lane; store: boolean }[] = [];
-      if (primaryReady) lanes.push({ l: primary, store: true });
+      const lanes: { l: Lane; store: 'later' | false }[] = [];
+      if (primaryReady) lanes.push({ l: primary, store: 'later' });
       // While the fallback serves, new rows must be searchable with it too; the table keeps
       // the primary's vector when there is one.
       if (fallback?.embedder.isReady() && serving() === fallback) {
-        lanes.push({ l: fallback, store: !primaryReady });
+        lanes.push({ l: fallback, store: primaryReady ? false : 'later' });
       }
       for (const { l, store } of lanes) {
         try {
