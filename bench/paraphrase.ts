@@ -86,6 +86,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-17.json',
   'paraphrase-18.json',
   'paraphrase-19.json',
+  'paraphrase-20.json',
+  'paraphrase-21.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {

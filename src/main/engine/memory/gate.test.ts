@@ -740,6 +740,44 @@ describe('questions about the user in any wording (word meaning from the static 
     expect(asksAboutOwnLife('How do I commute?', withMeaning)).toBe(true);
     expect(asksAboutOwnLife('How do I commute?', { knownNames: new Set() })).toBe(false);
   });
+
+  it.each([
+    'Which wine goes with fish, given my situation?',
+    'Draft a weekly meal plan keeping in mind what I hate.',
+    'When should I leave for the station, given how far I am from it?',
+    'Suggest a dinner for Sunday keeping their dietary needs in mind.',
+    'Which evenings are free because of my custody arrangement?',
+    'Plan my revision around my shifts.',
+    'Write the reply the way I usually sign off.',
+    "Write a speech with the stories I've told you about her.",
+    'Recommend a film for me to watch tonight.',
+    'Find a podcast for my drive to work.',
+    'Plan a walk from my town for Saturday.',
+    "what's the bakery I work at called?",
+    "ugh 😩 what's my rota like next week",
+  ])("%s → pinned (the user's own circumstances decide it)", (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
+  });
+
+  it.each([
+    'Which laptop should I buy, given my budget of $600?',
+    'How do you cook rice so it stays fluffy, given how sticky it gets?',
+    'Can you check my mental arithmetic? I got 14 times 16 as 224. Show the steps.',
+    'we are tiling our kitchen floor, gloss or matt?',
+    'My trainers shrank in the dryer, can I stretch them out?',
+    'My roses have orange spots on the leaves, what is it?',
+    'We had a storm last night and a branch split on the apple tree, will it heal?',
+    'Got a delivery of wood chip yesterday, how long should it sit before I spread it?',
+  ])('%s → none (general, or the message brings what decides it)', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+
+  it.each([
+    'is my dentist at 9 or 10?',
+    'what time is my class, the monday one or the tuesday one?',
+  ])('%s → pinned (options offered after asking about their own)', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('pinned');
+  });
 });
 
 describe('onlyAsksAboutUser: a recorded question that states nothing', () => {

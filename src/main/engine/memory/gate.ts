@@ -119,7 +119,7 @@ const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b
  * willing to eat", "day trips from where I'm based", "a vet near me".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -188,7 +188,7 @@ const HOW_TO =
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we|he|she|they|you)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+(?:it|he|she|they|this|that)\s+(?:just\s+|simply\s+|actually\s+|really\s+)?be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat\s+(?:is|are)\s+(?:that|those)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks|systems|strategies|methods|hacks|apps|tools|recommendations|games|activities|resources|exercises|ways)\b|\bany\s+(?:[\w-]+\s+)?way\s+to\b|^\s*how\s+(?:does|do|can|could)\s+(?!(?:i|we|my|our|you|u)\b)\p{L}+|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
+  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we|he|she|they|you)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+(?:it|he|she|they|this|that)\s+(?:just\s+|simply\s+|actually\s+|really\s+)?be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat(?:\s+is|\s+are|['’]s)\s+(?:that|those|this|it)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks|systems|strategies|methods|hacks|apps|tools|recommendations|games|activities|resources|exercises|ways)\b|\bany\s+(?:[\w-]+\s+)?way\s+to\b|^\s*how\s+(?:does|do|can|could)\s+(?!(?:i|we|my|our|you|u)\b)\p{L}+|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the)\s+)?[\p{L}-]+\s+(?:for|to|in)\b/iu;
 /**
  * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
  * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
@@ -345,7 +345,25 @@ const KNOWN_BEFORE =
  * my daily walk") does not.
  */
 const OWN_ATTRIBUTE =
-  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work)\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b/iu;
+  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b/iu;
+
+/**
+ * A question or request that the user's own circumstances decide, pointed at without being
+ * stated: "given my situation", "keeping in mind what I hate", "given where I am", "given how
+ * far I am from the airport", "keeping their dietary needs in mind", "because of my custody
+ * arrangement", "plan my week around my shifts", "the way I usually phrase them", "the stories
+ * I've told you about him", "a show for me to binge". What decides the answer is what memory
+ * holds. Not when the message brings it ("given my budget of $500", "given my notes: …").
+ */
+const OWN_CIRCUMSTANCES =
+  /\b(?:given|considering|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
+
+/**
+ * "what's the restaurant I cook at called?", "the gym we train at?": a place of theirs named
+ * by what they do there, the question's last words.
+ */
+const OWN_PLACE_ASKED =
+  /\bthe\s+[\p{L}-]+\s+(?:i|we)\s+(?:usually\s+|still\s+|now\s+)?\p{L}+\s+(?:at|in|for|with|on)(?:\s+(?:called|named|again|now))?\s*\??\s*$/iu;
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
@@ -396,6 +414,10 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const before = text.slice(0, Math.max(0, text.lastIndexOf(ownQuestion)));
   const backstory =
     /[.!]\s*$/u.test(before.trim()) && before.trim().split(/\s+/u).length >= BACKSTORY_MIN_WORDS;
+  // A shorter setting in the same sentence: "My jeans shrank in the wash, can I stretch them
+  // back?", "we want to repaint our hallway, satin or matte?".
+  const setUp =
+    /[.!,;:]\s*$/u.test(before.trim()) && before.trim().split(/\s+/u).length >= SETUP_MIN_WORDS;
   const settingOnly =
     backstory &&
     QUESTION.test(ownQuestion) &&
@@ -415,6 +437,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     RELAYED_QUESTION.test(text) ||
     settingOnly ||
     (backstory && DOING_IT_RIGHT.test(ownQuestion)) ||
+    (setUp && DOING_IT_RIGHT.test(ownQuestion)) ||
+    suppliedChoice(text) ||
     (USUALLY.test(ownQuestion) && !FIRST_PERSON.test(ownQuestion)) ||
     (SAFETY.test(ownQuestion) && !FIRST_PERSON.test(ownQuestion)) ||
     (SUPPLIED_FIGURES.test(text) && ASKS_QUANTITY.test(asked)) ||
@@ -447,6 +471,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // A message that points at what the user said before, or asks for what only memory knows
   // ("uses his name", "based on my diet"), needs memory however it is asked.
   if (KNOWN_BEFORE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
+  if (OWN_CIRCUMSTANCES.test(text) && !generalCause && !CODE_LIKE.test(text)) return 'pinned';
+  if (OWN_PLACE_ASKED.test(asked) && QUESTION.test(asked) && !generalCause) return 'pinned';
   // Any request or question about a thing of theirs named by its kind or their habit ("a
   // practice routine for my instrument", "an audiobook for my daily commute") — unless how such
   // things go is asked with theirs as the example.
@@ -496,7 +522,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const relative =
     EPISODE_RELATIVE.test(text) &&
     !(
-      (HOW_TO.test(ownQuestion) || ADVICE.test(ownQuestion)) &&
+      (HOW_TO.test(ownQuestion) || ADVICE.test(ownQuestion) || AHEAD.test(ownQuestion)) &&
       !EPISODE_RELATIVE.test(ownQuestion)
     );
   if (relative && !generalCause && (named || personal || QUESTION.test(text))) return 'episode';
@@ -513,7 +539,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (named || ownPerson || ownBody) return 'pinned';
   if (
     (MY_THING.test(asked) || OWN_PAST.test(asked)) &&
-    QUESTION.test(text) &&
+    // The question may be the message's last clause ("nurse life 😩 what's my rota look like").
+    (QUESTION.test(text) || WH_START.test(asked)) &&
     !task &&
     !advice &&
     !generalCause &&
@@ -882,6 +909,31 @@ const USUALLY =
   /\b(?:usual(?:ly)?|typical(?:ly)?|general(?:ly)?|normal(?:ly)?|common(?:ly)?|likely|most\s+people)\b/iu;
 /** A backstory is at least a sentence of this many words before the question. */
 const BACKSTORY_MIN_WORDS = 8;
+const SETUP_MIN_WORDS = 4;
+/**
+ * "will it grow back?", "how long should it rot?", "is it safe to …?": what will happen or
+ * what to do next, asked after what happened ("Had a bonfire last weekend and now …").
+ */
+const AHEAD =
+  /^\s*(?:will|would|should|can|could)\s+(?:it|they|that|this|these|those)\b|\bhow\s+(?:long|soon|much|often)\s+(?:should|will|would|can|must)\s+(?:it|they|i|we)\b|^\s*is\s+(?:it|that|this)\s+(?:still\s+)?(?:safe|ok|okay|fine|normal|too\s+late)\b/iu;
+/**
+ * "satin or matte?", "the blue one or the green one?": a choice between options the message
+ * brings, in a clause of its own with no verb after what it is for (a question about the user
+ * has one: "is my flight at 9 or 10?").
+ */
+function suppliedChoice(text: string): boolean {
+  const parts = text.trim().split(/(?<=[.!,;:])\s+|\s[—–-]\s/u);
+  const choice = parts.pop() ?? '';
+  const setUp = parts.join(' ');
+  // "what time is my yoga class, the thurs one or fri one?" asks first, then offers the options.
+  return (
+    SUPPLIED_CHOICE.test(choice) &&
+    setUp.split(/\s+/u).length >= SETUP_MIN_WORDS &&
+    !/\?|\b(?:what|whats|which|when|where|who|how)\b/iu.test(setUp)
+  );
+}
+const SUPPLIED_CHOICE =
+  /^\s*(?:(?:the|a|an)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?\s+or\s+(?:(?:the|a|an)\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?\s*\?+\s*$/iu;
 const PERSON_PRONOUN = /\b(?:he|she|him|her|his|hers|they|them|their)\b/iu;
 
 /** A question clause that is only a request to recall: "remind me?", "any idea?", "again?" */
