@@ -63,6 +63,9 @@ const RECALL =
 /** Recall phrasings that are just as common in general questions ("remind me how derivatives
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
+/** A question ended on "would you remember?", "do you recall?". */
+const RECALL_TAG =
+  /[,;—–-]\s*(?:(?:would|do|did|can|could|will)\s+(?:you|u)\s+)?(?:remember|recall)(?:\s+that|\s+it)?\s*\?*\s*$/iu;
 const PREFERENCE =
   /\b(my favou?rite|would (?:i|we) rather|how do (?:i|we) feel about|do i (?:like|prefer|love|hate|enjoy|dislike|own|have|drive|usually|normally|always)|(?:what|which) (?:\w+ ){0,2}do (?:i|we) (?:like|prefer|love|hate|enjoy|think|want|own|have|drive|use|play|speak|eat|drink|watch|listen|read|wear|go to|visit|take|support|follow)(?! to\b| for\s+(?:a|an|the|this|that)\b)|am i (?:allergic|vegetarian|vegan)|my (?:preference|preferences|allergy|allergies|diet|hobby|hobbies|plan|plans|goal|goals|schedule))\b/iu;
 /**
@@ -104,7 +107,7 @@ const QUESTION =
  * grammar. Times ("this weekend") point the other way.
  */
 const AT_HAND =
-  /\b(?:this|these)\s+(?!(?:one|days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip)\b)[\p{L}]+/iu;
+  /\b(?:this|these)\s+(?!(?:one|days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)[\p{L}]+/iu;
 
 /**
  * "Name my siblings", "list my pets", "need my sister's address again": asking to be told what
@@ -139,7 +142,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me )?(?:a|an|some)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -345,7 +348,7 @@ const KNOWN_BEFORE =
  * my daily walk") does not.
  */
 const OWN_ATTRIBUTE =
-  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b/iu;
+  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
 
 /**
  * A question or request that the user's own circumstances decide, pointed at without being
@@ -425,6 +428,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     !PERSON_PRONOUN.test(ownQuestion) &&
     !mentionsKnownName(ownQuestion, ctx.knownNames);
   const advice = ADVICE.test(text) || ADVICE.test(ownQuestion);
+  // "Where is it I'm living now, would you remember?": asked of what memory holds.
+  const recallTag = RECALL_TAG.test(text) && FIRST_PERSON.test(text);
   // "remind me" itself says nothing about whose world the question is about.
   const personal = PERSONAL.test(text.replace(/\bremind me\b/giu, ''));
   // How things go in general, asked with the user's own as the example ("my puppy cries in the
@@ -456,6 +461,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // "I forgot our anniversary, how do I make it up to her?": a procedure asked, not a recall.
   const recall =
     (RECALL.test(text) && !HOW_TO.test(text)) ||
+    recallTag ||
     (RECALL_OPEN.test(text) && (personal || named)) ||
     (ASKED_AGAIN.test(ownQuestion) &&
       !HOW_TO.test(ownQuestion) &&
@@ -689,6 +695,8 @@ export function onlyAsksAboutUser(text: string): boolean {
   return shaped || (WH_START.test(t) && MY_THING.test(t) && !/\s\p{Lu}/u.test(t));
 }
 const WH_START = /^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|how)\b/iu;
+const OWN_TIME =
+  /\b(?:(?:this|next|coming)\s+(?:week|weekend|month|year|summer|winter|spring|autumn|fall|term|holiday|holidays)|(?:this|next|on|in)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|june|july|august|september|october|november|december)|tonight|tomorrow)\b/iu;
 /** A longer message says more than its question. */
 const ONE_QUESTION_MAX_CHARS = 160;
 
@@ -712,6 +720,9 @@ export function asksAboutOwnLife(
     if (PROCEDURE_OBJECT.test(head)) return false;
     if (isRoutineTimeQuestion(head)) return true;
   }
+  // "Where am I off to this June?", "what are we up to on Saturday?": a question about the
+  // user pinned to a time of their own calendar asks about their plans.
+  if (OWN_TIME.test(head)) return true;
   // Without word meaning (the vectors still loading in the first seconds after start, or
   // none known for the words) the shape of the question decides alone.
   const best = ctx.relationsOf?.(head)[0];
@@ -925,11 +936,17 @@ function suppliedChoice(text: string): boolean {
   const parts = text.trim().split(/(?<=[.!,;:])\s+|\s[—–-]\s/u);
   const choice = parts.pop() ?? '';
   const setUp = parts.join(' ');
-  // "what time is my yoga class, the thurs one or fri one?" asks first, then offers the options.
+  // "what time is my yoga class, the thurs one or fri one?", "which is better for me, tea or
+  // coffee?" ask about a thing of theirs, or what fits them, first, then offer the options;
+  // "… who do we call first, a plumber or a roofer?" asks which to do.
+  const lead = setUp.split(/(?<=[.!?])\s+/u).pop() ?? '';
   return (
     SUPPLIED_CHOICE.test(choice) &&
     setUp.split(/\s+/u).length >= SETUP_MIN_WORDS &&
-    !/\?|\b(?:what|whats|which|when|where|who|how)\b/iu.test(setUp)
+    !(
+      /\?|\b(?:what|whats|which|when|where|who|how)\b/iu.test(lead) &&
+      /\b(?:my|our|me|us)\b/iu.test(lead)
+    )
   );
 }
 const SUPPLIED_CHOICE =
