@@ -107,7 +107,7 @@ const QUESTION =
  * grammar. Times ("this weekend") point the other way.
  */
 const AT_HAND =
-  /\b(?:this|these)\s+(?!(?:one|days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)[\p{L}]+/iu;
+  /\b(?:this|these)\s+(?!(?:one|days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip|line\s+of\s+work|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)[\p{L}]+/iu;
 
 /**
  * "Name my siblings", "list my pets", "need my sister's address again": asking to be told what
@@ -122,7 +122,7 @@ const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b
  * willing to eat", "day trips from where I'm based", "a vet near me".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -142,7 +142,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me )?(?:a|an|some|something)|design|outline|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|[\p{L}-]+ [\p{L}-]+s)|design|outline|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -320,14 +320,14 @@ const ASKED_AGAIN =
 
 /** "mums bday", "dad's number": close kin named without "my" are the user's own. */
 const KIN_POSSESSIVE =
-  /\b(?:mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa|sis|bro|hubby|wifey|kiddo)(?:['’]s|s)\b|\bthe\s+(?:missus|wife|hubby|husband|kids|kiddos|boss|dog|cat)\b/iu;
+  /\b(?:mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa|sis|bro|hubby|wifey|kiddo)(?:['’]s|s)\b|\bthe\s+(?:missus|wife|hubby|husband|kids|kiddos|boss|dogs?|cats?)\b/iu;
 
 /**
  * "the guy I share a desk with", "the woman we carpool with": someone of theirs named by what
  * they do together.
  */
 const PERSON_BY_DEED =
-  /\b(?:the|that|this|yer)\s+(?:guy|man|woman|girl|lad|bloke|chap|fella|lady|person|dude|one)\s+(?:i|we)\s+(?:share|sit|work|live|play|train|carpool|ride|study|room|met|date|go\s+out)\b/iu;
+  /\b(?:the|that|this|yer)\s+(?:guy|man|woman|girl|lad|bloke|chap|fella|lady|person|dude|one|coworker|co-worker|colleague|teammate|neighbou?r|flatmate|roommate|client)\s+(?:i|we)\s+(?:share|sit|work|live|play|train|carpool|ride|study|room|met|date|go\s+out|\p{L}+ed\s+(?:with|at|to|over|about))\b|^\s*(?:which|what)\s+(?:teammate|coworker|co-worker|colleague|flatmate|roommate)\b/iu;
 
 /**
  * What the user told before, pointed at ("the teammate I said is mad about gardening", "the
@@ -348,7 +348,7 @@ const KNOWN_BEFORE =
  * my daily walk") does not.
  */
 const OWN_ATTRIBUTE =
-  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
+  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
 
 /**
  * A question or request that the user's own circumstances decide, pointed at without being
@@ -360,6 +360,35 @@ const OWN_ATTRIBUTE =
  */
 const OWN_CIRCUMSTANCES =
   /\b(?:given|considering|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
+
+/**
+ * What the user (or one of theirs) likes, has enjoyed, hates or reacts to, by a relative clause
+ * or "my kind of": "the bands I like", "books I've enjoyed", "anything I react to", "the things
+ * I hate", "anything I'd find annoying", "what we've been reading lately", "what my wife likes
+ * to eat", "you know what they're into", "my kinda thing", "everyone's diets". Whatever is
+ * asked for with it needs what memory holds of those tastes.
+ */
+const OWN_TASTES =
+  /\b(?:[\p{L}-]+s|anything|everything|things|stuff|what)\s+(?:i|we)(?:['’]ve|['’]d|\s+have|\s+would)?\s+(?:really\s+|always\s+|usually\s+|actually\s+)?(?:like|love|enjoy|enjoyed|liked|loved|hate|dislike|react\s+to|find\s+[\p{L}-]+|been\s+(?:reading|watching|listening\s+to|playing|cooking))\b|\bwhat\s+(?:my|our)\s+[\p{L}-]+\s+(?:likes|loves|enjoys|hates|is\s+into)\b|\bwhat\s+(?:they|he|she)(?:['’]?re|['’]?s|\s+are|\s+is)\s+into\b|\b(?:my|our)\s+(?:kinda|kind\s+of|sort\s+of|type\s+of)\s+(?:thing|stuff|film|movie|show|music|book|place)s?\b|\beveryone['’]s\s+(?:diets?|dietary|allerg\w+|tastes?)\b/iu;
+
+/**
+ * "the language I code in", "the gym we train at": a thing of theirs named by what they do
+ * there or with it, its preposition left at the end of the clause.
+ */
+const OWN_STRANDED =
+  /\bthe\s+[\p{L}-]+\s+(?:i|we)\s+(?:usually\s+|still\s+|now\s+)?\p{L}+\s+(?:in|at|with|on)(?=\s*(?:[,.;!?]|$|and\b|but\b|so\b))/iu;
+
+/**
+ * "a bedtime story featuring my kids by name", "naming each of them", "names my employer",
+ * "mentions my role": a text that must carry what memory holds.
+ */
+const NAMED_IN_TEXT =
+  /\b(?:my|our|the|them|him|her|each)\s+(?:[\p{L}-]+\s+)?by\s+name\b|\bnaming\s+(?:each|all|every|them|him|her)\b|\b(?:names?|mentions?|mentioning|naming)\s+(?:my|our)\s+\p{L}/iu;
+
+/** "a cover note for a transfer at my company", "an email to HR at my work". */
+const OWN_WORKPLACE = /\b(?:at|in)\s+(?:my|our)\s+(?:company|workplace|firm|work)\b(?!\s*[-:])/iu;
+/** "near me", "near mine", "round ours": a place the user is. */
+const NEAR_THEM = /\b(?:near|close\s+to|round|around)\s+(?:me|us|mine|ours)\b/iu;
 
 /**
  * "what's the restaurant I cook at called?", "the gym we train at?": a place of theirs named
@@ -477,7 +506,18 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // A message that points at what the user said before, or asks for what only memory knows
   // ("uses his name", "based on my diet"), needs memory however it is asked.
   if (KNOWN_BEFORE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
-  if (OWN_CIRCUMSTANCES.test(text) && !generalCause && !CODE_LIKE.test(text)) return 'pinned';
+  if (OWN_CIRCUMSTANCES.test(text) && (task || !generalCause) && !CODE_LIKE.test(text))
+    return 'pinned';
+  if (
+    (OWN_TASTES.test(text) || OWN_STRANDED.test(text)) &&
+    (task || !generalCause) &&
+    !CODE_LIKE.test(text)
+  )
+    return 'pinned';
+  if (task && NAMED_IN_TEXT.test(text) && !CODE_LIKE.test(text)) return 'pinned';
+  if (task && OWN_WORKPLACE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
+  // "any good takeaways near mine?": where they are decides it.
+  if (NEAR_THEM.test(text) && !generalCause && !CODE_LIKE.test(text)) return 'pinned';
   if (OWN_PLACE_ASKED.test(asked) && QUESTION.test(asked) && !generalCause) return 'pinned';
   // Any request or question about a thing of theirs named by its kind or their habit ("a
   // practice routine for my instrument", "an audiobook for my daily commute") — unless how such
@@ -628,6 +668,8 @@ const ENABLES_US =
   /\b(?:keeps?|stops?|prevents?|lets?|allows?|helps?|tells?|shows?|gives?)\s+(?:me|us)\b/iu;
 /** A task about the user's own people or things is short ("list my pets"). */
 const TASK_MAX_CONTENT_WORDS = 4;
+/** "hometown?", "allergies?": one word asked about, which must then clearly name a relation. */
+const ONE_WORD_QUESTION = /^\s*\p{L}[\p{L}-]*\s*\?+\s*$/u;
 /** No verb of its own, a possessive, a question mark: "partner's name?", "my kids' ages?". */
 const FRAGMENT =
   /^(?!\s*(?:what|whats|who|whom|whose|where|when|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should)\b)[^?]*(?:\bmy\b|['’]s?\s+(?:name|names|age|ages|birthday|birthdays|job|jobs|address|number|email|school|phone)\b)[^?]*\?\s*$/iu;
@@ -695,6 +737,10 @@ export function onlyAsksAboutUser(text: string): boolean {
   return shaped || (WH_START.test(t) && MY_THING.test(t) && !/\s\p{Lu}/u.test(t));
 }
 const WH_START = /^\s*(?:what|whats|who|whos|whom|whose|where|wheres|when|which|how)\b/iu;
+const STILL_SO = /^\s*(?:am|are|is|do|does|have|has)\s+(?:i|we)\s+still\b/iu;
+/** "Is it tree nuts or peanuts I need to avoid?": which of two is the user's. */
+const WHICH_IS_MINE =
+  /^\s*is\s+it\s+[^?]{1,40}\s+or\s+[^?]{1,40}?\s+(?:that\s+)?(?:i|we)\s+\p{L}+/iu;
 const OWN_TIME =
   /\b(?:(?:this|next|coming)\s+(?:week|weekend|month|year|summer|winter|spring|autumn|fall|term|holiday|holidays)|(?:this|next|on|in)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|june|july|august|september|october|november|december)|tonight|tomorrow)\b/iu;
 /** A longer message says more than its question. */
@@ -708,6 +754,9 @@ export function asksAboutOwnLife(
 ): boolean {
   if (!QUESTION.test(head) || TROUBLESHOOTING.test(text)) return false;
   if (ADVICE_MODAL.test(head) || AT_HAND.test(head)) return false;
+  // "Am I still on the night shift?", "do we still use Jira?": whether what was so still is.
+  // "Is it tree nuts or peanuts I need to avoid?": which of two is theirs.
+  if (STILL_SO.test(head) || WHICH_IS_MINE.test(head)) return true;
   const shaped =
     YES_NO_ABOUT_USER.test(head) ||
     WH_ABOUT_USER.test(head) ||
@@ -749,7 +798,7 @@ function asksForOwnPeopleOrThings(text: string, ctx: GateContext): boolean {
  * something of the user's, clearly by word meaning.
  */
 function isFragmentQuestion(head: string, ctx: GateContext): boolean {
-  if (!ctx.relationsOf || !FRAGMENT.test(head)) return false;
+  if (!ctx.relationsOf || !(FRAGMENT.test(head) || ONE_WORD_QUESTION.test(head))) return false;
   if (head.trim().split(/\s+/u).length > FRAGMENT_MAX_WORDS) return false;
   const best = ctx.relationsOf(head)[0];
   return best !== undefined && best.score >= OBJECT_MIN_RELATION_SCORE;
