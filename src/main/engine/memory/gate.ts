@@ -235,7 +235,7 @@ const SAFETY =
  * for a quantity: worked out from what it says, not from memory.
  */
 const SUPPLIED_FIGURES =
-  /[$£€₹]\s?\d|\b\d+(?:[.,]\d+)?\s*(?:dollars|euros|rupees|naira|bucks|k)\b|\b\d+(?:[.,]\d+)?\s*(?:kg|kgs|kilos?|lbs?|pounds|stone|cm|mm|ft|feet|foot|inches|km|miles?|minutes?|mins?|hours?|hrs?|%|percent|calories|kcal|watts?|w|gb|tb|mb|litres?|liters?|ml|mph|kph)\b|\b\d['’]\s?\d{1,2}\b/iu;
+  /[$£€₹]\s?\d|\b\d+(?:[.,]\d+)?\s*%|\b\d+(?:[.,]\d+)?\s*(?:dollars|euros|rupees|naira|bucks|k)\b|\b\d+(?:[.,]\d+)?\s*(?:kg|kgs|kilos?|lbs?|pounds|stone|cm|mm|ft|feet|foot|inches|km|miles?|minutes?|mins?|hours?|hrs?|%|percent|calories|kcal|watts?|w|gb|tb|mb|litres?|liters?|ml|mph|kph)\b|\b\d['’]\s?\d{1,2}\b/iu;
 const ASKS_QUANTITY =
   /\bhow\s+(?:many|much|long|far|fast)\b|\bpercent(?:age)?\b|\broughly\b|\bestimate\b|\bcalculate\b|\bwhat(?:['’]s|\s+is|\s+would\s+be)\s+my\s+[\p{L}-]+\s*\??\s*$/iu;
 /**
@@ -653,6 +653,11 @@ const WH_ABOUT_USER = new RegExp(
   String.raw`${LEAD_IN}(?:(?:on|in|at|with|for|to|from)\s+)?(?:what|which|who|whom|whose|where|when|how)(?:['’]d\s+${SUBJECT}\b|\b[^?.!]{0,40}?\b(?:${AUXILIARY}\s+${SUBJECT}\b|${SUBJECT}(?:['’]m|['’]re|['’]ve|['’]d|['’]ll| am| are| have| would| will)\b))`,
   'iu',
 );
+/** "Who is it I report to?", "what is it we use for tickets?": a cleft question about them. */
+const CLEFT_ABOUT_USER = new RegExp(
+  String.raw`${LEAD_IN}(?:what|which|who|whom|where|when|how)\s+(?:is|was)\s+it\s+(?:that\s+)?${SUBJECT}\b`,
+  'iu',
+);
 /** "Remind me which gym I go to", "do you know what car we drive": indirect, declarative order. */
 const INDIRECT_ABOUT_USER = new RegExp(
   String.raw`^\s*(?:[\p{L}' ]{1,20},\s*)?(?:(?:can you |could you )?(?:remind|tell) me|do you (?:know|remember)|i (?:need|want|would like|['’]d like) to know)[,:]?\s+(?:what|which|who|whom|where|when|how)\b[^?.!]{0,40}?\b${SUBJECT}\b`,
@@ -671,6 +676,8 @@ const ENABLES_US =
   /\b(?:keeps?|stops?|prevents?|lets?|allows?|helps?|tells?|shows?|gives?)\s+(?:me|us)\b/iu;
 /** A task about the user's own people or things is short ("list my pets"). */
 const TASK_MAX_CONTENT_WORDS = 4;
+const KIN_FRAGMENT =
+  /^\s*(?:husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|brother|sister|mum|mom|dad|mother|father|grandma|grandpa|gran|nan|aunt|uncle|cousin|niece|nephew|boss|manager|kids|children)['’]s?\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s*\?+\s*$/iu;
 /** "hometown?", "allergies?": one word asked about, which must then clearly name a relation. */
 const ONE_WORD_QUESTION = /^\s*\p{L}[\p{L}-]*\s*\?+\s*$/u;
 /** No verb of its own, a possessive, a question mark: "partner's name?", "my kids' ages?". */
@@ -763,6 +770,7 @@ export function asksAboutOwnLife(
   const shaped =
     YES_NO_ABOUT_USER.test(head) ||
     WH_ABOUT_USER.test(head) ||
+    CLEFT_ABOUT_USER.test(head) ||
     INDIRECT_ABOUT_USER.test(head) ||
     THERE_ABOUT_USER.test(head);
   if (!shaped) return isFirstPersonQuestion(head, ctx, text) || isFragmentQuestion(head, ctx);
@@ -801,6 +809,9 @@ function asksForOwnPeopleOrThings(text: string, ctx: GateContext): boolean {
  * something of the user's, clearly by word meaning.
  */
 function isFragmentQuestion(head: string, ctx: GateContext): boolean {
+  // "husband's name?", "sister's birthday?": close kin with nobody before them are the user's.
+  if (KIN_FRAGMENT.test(head) && head.trim().split(/\s+/u).length <= FRAGMENT_MAX_WORDS)
+    return true;
   if (!ctx.relationsOf || !(FRAGMENT.test(head) || ONE_WORD_QUESTION.test(head))) return false;
   if (head.trim().split(/\s+/u).length > FRAGMENT_MAX_WORDS) return false;
   const best = ctx.relationsOf(head)[0];
