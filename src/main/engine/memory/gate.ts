@@ -99,7 +99,7 @@ const PERSON_USE_AFTER =
 const MY_THING =
   /\b(?:my|our) (?!code|function|program|script|essay|text|sentence|paragraph|email|letter|draft|query|sql|regex|question|answer|homework|test|bug|error|app|file|document|slide|slides|resume|cv|understanding|assumption|reasoning|logic|thinking|guess|interpretation|math|maths|calculation|working|approach|solution|solar|planet|world|galaxy|universe|species|society|ancestors|civili[sz]ation|climate|atmosphere|oceans?\b|sun\b|moon\b|economy)(?:\w+)\b/iu;
 const QUESTION =
-  /(\?\s*$)|^\s*(?:(?:ugh|uh|um+|hey|oh|wait|hmm+|yo|so|ok|okay|abeg|pls|plz)[,!]?\s+)?(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me|i (?:need|want|would like|['’]d like) to know)\b/iu;
+  /(\?\s*$)|^\s*(?:(?:ugh|uh|um+|hey|oh|wait|hmm+|yo|so|ok|okay|abeg|pls|plz|lol|lmao|haha+|oi|bro|mate|yaar|ah|eh|aye)[,!]?\s+)?(?:what|whats|who|whos|whom|whose|where|wheres|when|which|why|how|am|is|are|was|were|do|does|did|have|has|had|can you (?:tell|remind)|tell me|remind me|i (?:need|want|would like|['’]d like) to know)\b/iu;
 
 /**
  * A question about the material in front of the user ("this proof", "these tests") is about
@@ -142,7 +142,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|[\p{L}-]+ [\p{L}-]+s)|design|outline|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){1,2}[\p{L}-]+s\b)|design|outline|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -191,7 +191,7 @@ const HOW_TO =
  * asked with one of the user's people, pets or body parts as the example.
  */
 const GENERAL_CAUSE =
-  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we|he|she|they|you)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+(?:it|he|she|they|this|that)\s+(?:just\s+|simply\s+|actually\s+|really\s+)?be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat(?:\s+is|\s+are|['’]s)\s+(?:that|those|this|it)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks|systems|strategies|methods|hacks|apps|tools|recommendations|games|activities|resources|exercises|ways)\b|\bany\s+(?:[\w-]+\s+)?way\s+to\b|^\s*how\s+(?:does|do|can|could)\s+(?!(?:i|we|my|our|you|u)\b)\p{L}+|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the|my|our)\s+)?[\p{L}-]+\s+(?:for|to|in)\b|\bwhat(?:['’]s|\s+is|\s+are)\s+causing\b|\bwhat\s+does\s+(?![^?]*\b(?:my|our|i|we|me|us)\b)[^?]{1,40}\s+mean\b|\b(?:am|are|is)\s+(?:i|we|it|one)\s+(?:usually|generally|normally|legally|even)\s+allowed\b|\bhow\s+(?:do|can|could|should)\s+(?:i|we)\s+(?:get|make|stop|teach|help|encourage|convince|persuade)\s+(?:my|our)\s+[\p{L}-]+\s+(?:to|from|into|stop)\b/iu;
+  /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we|he|she|they|you)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+(?:it|he|she|they|this|that)\s+(?:just\s+|simply\s+|actually\s+|really\s+)?be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat(?:\s+is|\s+are|['’]s)\s+(?:that|those|this|it)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+)?(?:advice|tips|ideas|suggestions|tricks|systems|strategies|methods|hacks|apps|tools|recommendations|games|activities|resources|exercises|ways)\b|\bany\s+(?:[\w-]+\s+)?way\s+to\b|^\s*how\s+(?:does|do|can|could)\s+(?!(?:i|we|my|our|you|u)\b)\p{L}+|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the|my|our)\s+)?[\p{L}-]+\s+(?:for|to|in)\b|\bwhat(?:['’]s|\s+is|\s+are)\s+causing\b|\banything\s+to\s+worry\s+about\b|\bshould\s+(?:i|we)\s+(?:be\s+)?worr(?:y|ied)\b|\bwhat\s+do\s+(?:they|it)\s+need\b|\bis\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+or\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:the\s+)?(?:better|best|safer|cheaper|healthier|easier)\b|(?:^|[.!?]\s+)(?:do|does|can|could)\s+(?:they|it)\s+really\s+(?!like|love|want|mean|care|need)\p{L}+|\bwhat\s+does\s+(?![^?]*\b(?:my|our|i|we|me|us)\b)[^?]{1,40}\s+mean\b|\b(?:am|are|is)\s+(?:i|we|it|one)\s+(?:usually|generally|normally|legally|even)\s+allowed\b|\bhow\s+(?:do|can|could|should)\s+(?:i|we)\s+(?:get|make|stop|teach|help|encourage|convince|persuade)\s+(?:my|our)\s+[\p{L}-]+\s+(?:to|from|into|stop)\b/iu;
 /**
  * "Does leaving my laptop plugged in damage the battery?", "Will charging my phone overnight
  * ruin it?", "Can microwaving my lunch in plastic be harmful?": a yes/no question whose subject
@@ -295,6 +295,7 @@ function toOwnPerson(text: string): boolean {
 /** Chat spellings of words the rules read ("wat", "hw", "bday"), spelled out. */
 const CHAT_SPELLINGS: readonly [RegExp, string][] = [
   [/\b(?:wat|wot|wut)\b/giu, 'what'],
+  [/\bim\b/gu, "I'm"],
   [/\b(?:wats|wots)\b/giu, 'whats'],
   [/\bhw\b/giu, 'how'],
   [/\bwen\b/giu, 'when'],
@@ -336,7 +337,7 @@ const PERSON_BY_DEED =
  * things", "that theme she's obsessed with").
  */
 const KNOWN_BEFORE =
-  /\bbased\s+on\s+(?:my|our|what\s+you\s+know)\b|\b(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+['’]s\s+names?\b|\b(?:i|we)\s+(?:said|told\s+you|mentioned|talked\s+about)\s+(?:is|was|are|were|has|had|earlier|before|last\s+(?:time|week|month)|the\s+other\s+day|previously)\b|\b(?:us(?:es?|ing)|with|include|includes|including|mentions?|mentioning)\s+(?:his|her|their|my|our)\s+(?:(?:first\s+|full\s+|real\s+)?names?|favou?rite\s+[\p{L}-]+)|\bmentions?\s+(?:where|when|how)\s+(?:they|we|he|she)\s+met\b|\b(?:around|with|of)\s+(?:my|our)\s+[\p{L}-]+(?:['’]s|s['’])\s+favou?rite\s+things\b|\bthat\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:obsessed\s+with|into|mad\s+about|crazy\s+about)\b/iu;
+  /\bbased\s+on\s+(?:my|our|what\s+you\s+know)\b|\b(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+['’]s\s+names?\b|\b(?:i|we)\s+(?:said|told\s+you|mentioned|talked\s+about)\s+(?:is|was|are|were|has|had|earlier|before|last\s+(?:time|week|month)|the\s+other\s+day|previously)\b|\b(?:us(?:es?|ing)|with|include|includes|including|mentions?|mentioning)\s+(?:his|her|their|my|our)\s+(?:(?:first\s+|full\s+|real\s+)?names?|favou?rite\s+[\p{L}-]+)|\bmentions?\s+(?:where|when|how)\s+(?:they|we|he|she)\s+met\b|\bmentions?\s+what\s+(?:they|he|she)\s+did\s+for\s+(?:me|us)\b|\b(?:per|from|in)\s+(?:your|ur)\s+notes\b|\b(?:around|with|of)\s+(?:my|our)\s+[\p{L}-]+(?:['’]s|s['’])\s+favou?rite\s+things\b|\bthat\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:obsessed\s+with|into|mad\s+about|crazy\s+about)\b/iu;
 
 /**
  * A thing of theirs named by what they do with it, how they stand to it, its kind or their
@@ -348,7 +349,7 @@ const KNOWN_BEFORE =
  * my daily walk") does not.
  */
 const OWN_ATTRIBUTE =
-  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+to\s+work|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
+  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|\b(?:my|our)\s+[\p{L}-]+['’]s\s+(?:medications?|meds|prescriptions?|allerg\w+|dietary\s+needs)\b|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college)|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
 
 /**
  * A question or request that the user's own circumstances decide, pointed at without being
@@ -369,7 +370,7 @@ const OWN_CIRCUMSTANCES =
  * asked for with it needs what memory holds of those tastes.
  */
 const OWN_TASTES =
-  /\b(?:[\p{L}-]+s|anything|everything|things|stuff|what)\s+(?:i|we)(?:['’]ve|['’]d|\s+have|\s+would)?\s+(?:really\s+|always\s+|usually\s+|actually\s+)?(?:like|love|enjoy|enjoyed|liked|loved|hate|dislike|react\s+to|find\s+[\p{L}-]+|been\s+(?:reading|watching|listening\s+to|playing|cooking|bingeing|binging))\b|\bwhat\s+(?:my|our)\s+[\p{L}-]+\s+(?:likes|loves|enjoys|hates|is\s+into)\b|\bwhat\s+(?:they|he|she)(?:['’]?re|['’]?s|\s+are|\s+is)\s+into\b|\b(?:my|our)\s+(?:kinda|kind\s+of|sort\s+of|type\s+of)\s+(?:thing|stuff|film|movie|show|music|book|place)s?\b|\beveryone['’]s\s+(?:diets?|dietary|allerg\w+|tastes?)\b/iu;
+  /\b(?:[\p{L}-]+s|anything|everything|things|stuff|what)\s+(?:i|we)(?:['’]ve|['’]d|\s+have|\s+would)?\s+(?:really\s+|always\s+|usually\s+|actually\s+)?(?:like|love|enjoy|enjoyed|liked|loved|hate|dislike|react\s+to|can['’]?t\s+(?:stand|eat|have|drink)|find\s+[\p{L}-]+|been\s+(?:reading|watching|listening\s+to|playing|cooking|bingeing|binging))\b|\bwhat\s+(?:my|our)\s+[\p{L}-]+\s+(?:likes|loves|enjoys|hates|is\s+into)\b|\bwhat\s+(?:they|he|she)(?:['’]?re|['’]?s|\s+are|\s+is)\s+into\b|\b(?:my|our)\s+(?:kinda|kind\s+of|sort\s+of|type\s+of)\s+(?:thing|stuff|film|movie|show|music|book|place)s?\b|\beveryone['’]s\s+(?:diets?|dietary|allerg\w+|tastes?)\b/iu;
 
 /**
  * "the language I code in", "the gym we train at": a thing of theirs named by what they do
@@ -446,19 +447,30 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const before = text.slice(0, Math.max(0, text.lastIndexOf(ownQuestion)));
   // …or joined to it by a dash or a colon ("We moved house last month — what's an efficient
   // order to unpack in?", "At a pub quiz last Friday nobody knew this: what's …?").
+  const beforeWords = before.trim().split(/\s+/u).length;
   const backstory =
-    /[.!:—–-]\s*$/u.test(before.trim()) &&
-    before.trim().split(/\s+/u).length >= BACKSTORY_MIN_WORDS;
+    (/[.!]\s*$/u.test(before.trim()) && beforeWords >= BACKSTORY_MIN_WORDS) ||
+    // …unless the question points back at what the setting named ("the car I drive - what make
+    // is it?").
+    (/[:—–-]\s*$/u.test(before.trim()) &&
+      beforeWords >= SETUP_MIN_WORDS &&
+      !/\b(?:it|its|that|this|they|them|one)\b/iu.test(ownQuestion));
   // A shorter setting in the same sentence: "My jeans shrank in the wash, can I stretch them
   // back?", "we want to repaint our hallway, satin or matte?".
   const setUp =
     /[.!,;:]\s*$/u.test(before.trim()) && before.trim().split(/\s+/u).length >= SETUP_MIN_WORDS;
+  // The question's whole sentence may hold more than its clause: "Last week I got caught in a
+  // thunderstorm. If the thunder comes 5 seconds after the flash, how far away is it?".
+  const sentenceBefore = text.slice(0, Math.max(0, text.lastIndexOf(lastSentence)));
+  const sentenceBackstory =
+    lastSentence.includes(ownQuestion.trim()) &&
+    /[.!]\s*$/u.test(sentenceBefore.trim()) &&
+    sentenceBefore.trim().split(/\s+/u).length >= BACKSTORY_MIN_WORDS;
+  const namesNobody = (q: string) =>
+    !FIRST_PERSON.test(q) && !PERSON_PRONOUN.test(q) && !mentionsKnownName(q, ctx.knownNames);
   const settingOnly =
-    backstory &&
     QUESTION.test(ownQuestion) &&
-    !FIRST_PERSON.test(ownQuestion) &&
-    !PERSON_PRONOUN.test(ownQuestion) &&
-    !mentionsKnownName(ownQuestion, ctx.knownNames);
+    ((backstory && namesNobody(ownQuestion)) || (sentenceBackstory && namesNobody(lastSentence)));
   const advice = ADVICE.test(text) || ADVICE.test(ownQuestion);
   // "Where is it I'm living now, would you remember?": asked of what memory holds.
   const recallTag = RECALL_TAG.test(text) && FIRST_PERSON.test(text);
@@ -469,6 +481,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // that?").
   const generalCause =
     GENERAL_CAUSE.test(text) ||
+    (WHAT_THEY_ARE.test(ownQuestion) && !RECALLED_DETAIL.test(text)) ||
     SYMPTOM_ADVICE.test(text) ||
     ACTION_EFFECT.test(asked) ||
     RELAYED_QUESTION.test(text) ||
@@ -986,6 +999,10 @@ const USUALLY =
 /** A backstory is at least a sentence of this many words before the question. */
 const BACKSTORY_MIN_WORDS = 8;
 const SETUP_MIN_WORDS = 4;
+/** "…, what are they?", "what are these?": what something described is. */
+const WHAT_THEY_ARE = /^\s*what\s+(?:are|were)\s+(?:they|these|those)\s*\??\s*$/iu;
+/** What a person or thing of theirs is called, or their date or number: asked of memory. */
+const RECALLED_DETAIL = /\b(?:names?|called|birthdays?|numbers?|address(?:es)?|ages?)\b/iu;
 /**
  * "will it grow back?", "how long should it rot?", "is it safe to …?": what will happen or
  * what to do next, asked after what happened ("Had a bonfire last weekend and now …").
