@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { type Engine, type EngineConfig, createEngine } from '../../src/main/engine/engine.ts';
 import { createLogger, type Logger, type LogLevel } from '../../src/main/engine/logger.ts';
 import type { EngineServices } from '../../src/main/engine/services.ts';
-import { groupCommit } from '../../src/main/engine/store/group-commit.ts';
+import { committed } from './committed.ts';
 import { type ScriptedUpstream, startScriptedUpstream } from './scripted-upstream.ts';
 
 export interface EngineHarnessOptions {
@@ -143,8 +143,7 @@ export async function startEngine(options: EngineHarnessOptions = {}): Promise<E
       await new Promise((r) => setTimeout(r, 5));
       await engine.background.drain(Math.max(0, deadline - Date.now()));
       // What waits to share a later commit (new rows' vectors) is written too.
-      groupCommit(engine.services.db).flush();
-      await new Promise((r) => setImmediate(r));
+      await committed(engine.services.db);
     },
     stop: async () => {
       if (stopped) return;

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTinyModel } from '../../../../test/fixtures/tiny-model.ts';
+import { committed } from '../../../../test/helpers/committed.ts';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
 import { tinyEmbedderOptions } from '../../../../test/helpers/tiny-embedder.ts';
 import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import { silentLogger } from '../logger.ts';
-import { groupCommit } from '../store/group-commit.ts';
 import { countVectors } from '../store/vectors.ts';
 import { createEmbedder, type Embedder } from '../vector/embedder.ts';
 import { createVectorIndex } from '../vector/vector-index.ts';
@@ -64,8 +64,7 @@ describe('storeDigest with vectors', () => {
         },
       });
       expect(r.factsAdded).toHaveLength(2);
-      groupCommit(t.db).flush(); // new rows' vectors are stored with the next commit
-      await new Promise((resolve) => setImmediate(resolve));
+      await committed(t.db); // new rows' vectors are stored with the next commit
       expect(countVectors(t.db, { agentId: 'a', kind: 'pinned' })).toBe(2);
       expect(countVectors(t.db, { agentId: 'a', kind: 'episode' })).toBe(1);
       const hits = await vectors.search('a', 'pinned', 'jazz concerts', 1);

@@ -5,6 +5,7 @@
 import type { MemorySection } from '../../../shared/api.ts';
 import type { Logger } from '../logger.ts';
 import type { UpstreamClient } from '../services.ts';
+import { MONTHS, WEEKDAYS } from '../text/calendar.ts';
 import { FIRST_PERSON, STOP_WORDS, queryTerms, words } from '../text/text.ts';
 import { isStructureOfThings, personNoun, singular } from './extraction/vocabulary.ts';
 
@@ -106,8 +107,10 @@ const QUESTION =
  * that material, not about the user's life, however personal its
  * grammar. Times ("this weekend") point the other way.
  */
-const AT_HAND =
-  /\b(?:this|these)\s+(?!(?:one|days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip|line\s+of\s+work|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b)[\p{L}]+/iu;
+const AT_HAND = new RegExp(
+  String.raw`\b(?:this|these)\s+(?!(?:one|days?|week|weekend|month|year|morning|afternoon|evening|night|summer|winter|spring|autumn|fall|time|season|semester|term|quarter|christmas|holiday|trip|line\s+of\s+work|${[...WEEKDAYS, ...MONTHS].join('|')})\b)[\p{L}]+`,
+  'iu',
+);
 
 /**
  * "Name my siblings", "list my pets", "need my sister's address again": asking to be told what
@@ -373,11 +376,12 @@ const OWN_TASTES =
   /\b(?:[\p{L}-]+s|anything|everything|things|stuff|what)\s+(?:i|we)(?:['’]ve|['’]d|\s+have|\s+would)?\s+(?:really\s+|always\s+|usually\s+|actually\s+)?(?:like|love|enjoy|enjoyed|liked|loved|hate|dislike|react\s+to|can['’]?t\s+(?:stand|eat|have|drink)|find\s+[\p{L}-]+|been\s+(?:reading|watching|listening\s+to|playing|cooking|bingeing|binging))\b|\bwhat\s+(?:my|our)\s+[\p{L}-]+\s+(?:likes|loves|enjoys|hates|is\s+into)\b|\bwhat\s+(?:they|he|she)(?:['’]?re|['’]?s|\s+are|\s+is)\s+into\b|\b(?:my|our)\s+(?:kinda|kind\s+of|sort\s+of|type\s+of)\s+(?:thing|stuff|film|movie|show|music|book|place)s?\b|\beveryone['’]s\s+(?:diets?|dietary|allerg\w+|tastes?)\b/iu;
 
 /**
- * "the language I code in", "the gym we train at": a thing of theirs named by what they do
- * there or with it, its preposition left at the end of the clause.
+ * "the language I code in", "the gym we train at", "what's the restaurant I cook at called?": a
+ * thing of theirs named by what they do there or with it, its preposition left at the end of
+ * the clause.
  */
 const OWN_STRANDED =
-  /\bthe\s+[\p{L}-]+\s+(?:i|we)\s+(?:usually\s+|still\s+|now\s+)?\p{L}+\s+(?:in|at|with|on)(?=\s*(?:[,.;!?]|$|and\b|but\b|so\b))/iu;
+  /\bthe\s+[\p{L}-]+\s+(?:i|we)\s+(?:usually\s+|still\s+|now\s+)?\p{L}+\s+(?:in|at|with|on|for)(?:\s+(?:called|named|again|now))?(?=\s*(?:[,.;!?]|$|and\b|but\b|so\b))/iu;
 
 /**
  * "a bedtime story featuring my kids by name", "naming each of them", "names my employer",
@@ -390,13 +394,6 @@ const NAMED_IN_TEXT =
 const OWN_WORKPLACE = /\b(?:at|in)\s+(?:my|our)\s+(?:company|workplace|firm|work)\b(?!\s*[-:])/iu;
 /** "near me", "near mine", "round ours": a place the user is. */
 const NEAR_THEM = /\b(?:near|close\s+to|round|around)\s+(?:me|us|mine|ours)\b/iu;
-
-/**
- * "what's the restaurant I cook at called?", "the gym we train at?": a place of theirs named
- * by what they do there, the question's last words.
- */
-const OWN_PLACE_ASKED =
-  /\bthe\s+[\p{L}-]+\s+(?:i|we)\s+(?:usually\s+|still\s+|now\s+)?\p{L}+\s+(?:at|in|for|with|on)(?:\s+(?:called|named|again|now))?\s*\??\s*$/iu;
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
@@ -534,7 +531,6 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (task && OWN_WORKPLACE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   // "any good takeaways near mine?": where they are decides it.
   if (NEAR_THEM.test(text) && !generalCause && !CODE_LIKE.test(text)) return 'pinned';
-  if (OWN_PLACE_ASKED.test(asked) && QUESTION.test(asked) && !generalCause) return 'pinned';
   // Any request or question about a thing of theirs named by its kind or their habit ("a
   // practice routine for my instrument", "an audiobook for my daily commute") — unless how such
   // things go is asked with theirs as the example.
@@ -764,8 +760,11 @@ const STILL_SO = /^\s*(?:am|are|is|do|does|have|has)\s+(?:i|we)\s+still\b/iu;
 /** "Is it tree nuts or peanuts I need to avoid?": which of two is the user's. */
 const WHICH_IS_MINE =
   /^\s*is\s+it\s+[^?]{1,40}\s+or\s+[^?]{1,40}?\s+(?:that\s+)?(?:i|we)\s+\p{L}+/iu;
-const OWN_TIME =
-  /\b(?:(?:this|next|coming)\s+(?:week|weekend|month|year|summer|winter|spring|autumn|fall|term|holiday|holidays)|(?:this|next|on|in)\s+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|june|july|august|september|october|november|december)|tonight|tomorrow)\b/iu;
+/** "this June", "on Saturday", "next summer" ("may" is left out: "this may be …"). */
+const OWN_TIME = new RegExp(
+  String.raw`\b(?:(?:this|next|coming)\s+(?:week|weekend|month|year|summer|winter|spring|autumn|fall|term|holiday|holidays)|(?:this|next|on|in)\s+(?:${[...WEEKDAYS, ...MONTHS.filter((m) => m !== 'may')].join('|')})|tonight|tomorrow)\b`,
+  'iu',
+);
 /** A longer message says more than its question. */
 const ONE_QUESTION_MAX_CHARS = 160;
 

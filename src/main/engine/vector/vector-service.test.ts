@@ -8,13 +8,13 @@ import {
   TINY_MODEL_DIMS,
   TINY_MODEL_ID,
 } from '../../../../test/fixtures/tiny-model.ts';
+import { committed } from '../../../../test/helpers/committed.ts';
 import { addEpisode, addFact } from '../../../../test/helpers/memory-rows.ts';
 import { tinyEmbedderOptions } from '../../../../test/helpers/tiny-embedder.ts';
 import { trashRows } from '../../../../test/helpers/trash-rows.ts';
 import { fixedClock } from '../clock.ts';
 import { silentLogger } from '../logger.ts';
 import type { Db } from '../store/db.ts';
-import { groupCommit } from '../store/group-commit.ts';
 import { openDatabase } from '../store/open.ts';
 import { recordTurn } from '../store/transcript.ts';
 import {
@@ -74,12 +74,6 @@ function service(db: Db, e: Embedder = embedder, index = createVectorIndex()): V
     clock,
     backfillBatchSize: 3,
   });
-}
-
-/** Commits what waits to share a commit (new rows' vectors), then lets its outcome settle. */
-async function committed(db: Db): Promise<void> {
-  groupCommit(db).flush();
-  await new Promise((resolve) => setImmediate(resolve));
 }
 
 const pinned = (db: Db, agentId: string, content: string) =>

@@ -239,32 +239,31 @@ export function createVectorService(options: VectorServiceOptions): VectorServic
       embedding: vecs[i] as Float32Array,
       createdAt: now,
     }));
-    if (store === 'later') {
-      checkDims(l);
-      for (const r of records) l.index.upsert(r.agentId, r.kind, r.rowId, r.embedding);
-      groupCommit(db)
-        .later(() => upsertVectors(db, records), VECTOR_WRITE_DELAY_MS)
-        .then(
-          (stored) => {
-            // A row deleted meanwhile has no vector stored: none may stay searchable either.
-            if (stored.length === records.length) return;
-            const kept = new Set(stored);
-            for (const r of records) if (!kept.has(r)) l.index.remove(r.kind, r.rowId);
-          },
-          (err: unknown) =>
-            log.warn('storing vectors failed; they will be retried by the next backfill', {
-              model: l.model,
-              kind,
-              rows: records.length,
-              error: err,
-            }),
-        );
-      return records.length;
-    }
     const stored = store === 'now' ? upsertVectors(db, records) : records;
     checkDims(l);
     for (const r of stored) l.index.upsert(r.agentId, r.kind, r.rowId, r.embedding);
-    return store === 'now' ? stored.length : 0;
+    if (store === 'later') storeLater(l, kind, records);
+    return store === false ? 0 : stored.length;
+  };
+
+  /** Stores indexed records with the next commit; one whose row went meanwhile leaves the index. */
+  const storeLater = (l: Lane, kind: VectorKind, records: VectorRecord[]): void => {
+    groupCommit(db)
+      .later(() => upsertVectors(db, records), VECTOR_WRITE_DELAY_MS)
+      .then(
+        (stored) => {
+          if (stored.length === records.length) return;
+          const kept = new Set(stored);
+          for (const r of records) if (!kept.has(r)) l.index.remove(r.kind, r.rowId);
+        },
+        (err: unknown) =>
+          log.warn('storing vectors failed; they will be retried by the next backfill', {
+            model: l.model,
+            kind,
+            rows: records.length,
+            error: err,
+          }),
+      );
   };
 
   const runBackfill = async (l: Lane, signal?: AbortSignal): Promise<number> => {
