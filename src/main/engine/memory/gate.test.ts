@@ -838,6 +838,59 @@ describe('questions about the user in any wording (word meaning from the static 
   });
 });
 
+describe('what the user told before, their known conditions and places, pointed at', () => {
+  let withMeaning: GateContext;
+  beforeAll(async () => {
+    const words = loadWordVectors(await ensureWordVectorAsset());
+    withMeaning = { knownNames: new Set(), relationsOf: (t) => words.relationsFor(t, 0) };
+  });
+
+  it.each([
+    'Draft a reply to my neighbour about the fence problem I told you about.',
+    'Turn the notes I mentioned into a short agenda for Monday.',
+    'Plan a birthday dinner using the recipes I went on about last week',
+    'which module am i resitting this term, i told u already',
+    'pick a running route that suits my lunch hour, you know how short it is',
+    'Write the weekly update same as last time, just with the new numbers',
+    'a stretch routine for tonight that is easy on my bad shoulder',
+    'cook something quick that wont mess w my gluten thing',
+    'with my ankle thing, is a hike this weekend a good idea?',
+    'A bodyweight session I can do at home with the kit I have got',
+    'Find me a quiet café within ten minutes of my flat.',
+    'any decent parks walking distance from our house?',
+    'Looking at my rota, which day should I book the haircut?',
+    'Knowing my work hours, when is the best time to call the bank?',
+    'Squeeze the dentist in around my lecture timetable.',
+    'Suggest a meal for my parents, keeping my stepdad’s diet in mind.',
+    'Sum up how I am getting on with the guitar so far',
+    'Is there anything I personally should skip at the buffet?',
+    'Write an auto-reply for while I am away at the summit.',
+    'Rewrite my bio for the nursing post using my background.',
+    'ugh forgot my bike lock code',
+    'something to make for lunch that I can safely eat',
+    'Help me write a note for Dad that mentions his allotment.',
+  ])('%s → memory', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+  });
+
+  it.each([
+    'What is the tallest mountain in Africa? I told you I would ask.',
+    'Do you know how long it takes to hard boil an egg?',
+    'My thing is that I never know when to stop editing. How do other writers decide?',
+    'My phone thing keeps freezing, how do I force a restart?',
+    'Is it safe for my elderly neighbour to take ibuprofen with aspirin?',
+    'Write an auto-reply for while I am on leave from 2 to 9 June; contact Ana Reyes instead.',
+    'My husband forgot our wedding anniversary, how should I bring it up?',
+    'Write a cover letter using my experience: 6 years in retail, 2 as a supervisor.',
+    'Write a eulogy for a grandmother that mentions her garden.',
+    'Dog’s average lifespan?',
+    'how do I reset it if I forgot my router password?',
+    'Something to read about the French Revolution?',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+});
+
 describe('onlyAsksAboutUser: a recorded question that states nothing', () => {
   it.each([
     'Which mate do I team up with for trivia nights?',

@@ -60,7 +60,7 @@ const EPISODE_DATED =
 
 /** Recall phrasings that are about the user by construction. */
 const RECALL =
-  /^\s*(?:[\p{L}]+\s+)?(?:forgot|forget)\s+(?:what|which|who|whom|where|when|the\s+name)\b|\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!(?:\w+ )?to\b)|the name|my|our))\b/iu;
+  /^\s*(?:[\p{L}]+\s+)?(?:forgot|forget)\s+(?:what|which|who|whom|where|when|the\s+name)\b|^\s*(?:(?:ugh|argh|oh|omg|damn|dammit|oops|welp|lol|so|ok|okay|hmm+|um+|i|i['’]ve|i\s+totally|i\s+completely)\s+)?(?:forgot|forget)\s+(?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?(?:code|pin|password|passcode|number|name|address|size|combination|login|username|details|birthday|anniversary|appointment|reference)\b|\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!(?:\w+ )?to\b)|the name|my|our))\b/iu;
 /** Recall phrasings that are just as common in general questions ("remind me how derivatives
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
@@ -117,6 +117,18 @@ const AT_HAND = new RegExp(
  * memory holds.
  */
 const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b))\b/iu;
+/** A request made as a bare noun phrase: "something to cook tonight that …", "ideas for …". */
+const NOUN_REQUEST =
+  /^\s*(?:(?:hey|hi|ok(?:ay)?|so|pls|plz|please)[,!]?\s+)?(?:something|anything|ideas?|options?|suggestions?)\s+(?:to|for|that|i|we)\b/iu;
+/**
+ * One of their people called by the kin word they use as a name ("a card for Mum", "ring Dad"):
+ * capitalised, without "my".
+ */
+const KIN_AS_NAME =
+  /\b(?:Mum|Mom|Mam|Mammy|Mummy|Dad|Daddy|Nan|Nana|Nanna|Gran|Granny|Grandma|Grandad|Grandpa)\b/u;
+/** A request to put in what only memory knows of someone: "that mentions her roses". */
+const MENTIONS_THEIRS =
+  /\b(?:mentions?|mentioning|references?|referencing|nods?\s+to|includes?|including)\s+(?:his|her|their)\s+\p{L}/iu;
 
 /**
  * A request made to fit the user's own tastes, diet or limits: "a recipe that suits my
@@ -300,6 +312,7 @@ const CHAT_SPELLINGS: readonly [RegExp, string][] = [
   [/\b(?:wat|wot|wut)\b/giu, 'what'],
   [/\bim\b/gu, "I'm"],
   [/\b(?:wats|wots)\b/giu, 'whats'],
+  [/\bhows\b/giu, "how's"],
   [/\bhw\b/giu, 'how'],
   [/\bwen\b/giu, 'when'],
   [/\bwetin\b/giu, 'what'],
@@ -355,15 +368,57 @@ const OWN_ATTRIBUTE =
   /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|\b(?:my|our)\s+[\p{L}-]+['’]s\s+(?:medications?|meds|prescriptions?|allerg\w+|dietary\s+needs)\b|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college)|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
 
 /**
+ * Something the user told before, pointed back at: "the tickets I mentioned", "the boiler issue
+ * I told you about", "the stories I told you about us", a message ended on "I told you" / "I
+ * told u na", a clause "u know how long it is" / "you know what I'm like", "same as last time",
+ * "like you did last time". What it points at is in memory, whatever the request.
+ */
+const TOLD_BEFORE =
+  /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|[,;—–-]\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b/iu;
+
+/**
+ * A thing of theirs pointed at vaguely, as something the assistant already knows of: "my
+ * lactose thing", "with my knee thing", "the no-sugar thing" asked about as theirs; a request
+ * that must spare it: "kind to my dodgy knee", "easy on my back", "won't mess with my
+ * stomach"; what they have to hand: "with the equipment I've got", "using the tools we own".
+ */
+const OWN_CONDITION =
+  /\bmy\s+(?!(?:favou?rite|best|worst|only|first|last|whole|one|other|own|next|new|old)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s+thing\b(?!\s+(?:is|was|keeps|kept|won['’]t|doesn['’]t|isn['’]t|wasn['’]t|has|had|broke|stopped|started|just))|\b(?:kind|easy|gentle|easier|kinder|gentler)\s+(?:on|to)\s+(?:my|our)\s+\p{L}|\b(?:mess|interfere)\s+(?:with|w\/?)\s+(?:my|our)\s+\p{L}|\b(?:with|using|from|out\s+of)\s+(?:the|what)\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?got\b|\b(?:with|using)\s+the\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)\s+(?:already\s+)?own\b/iu;
+
+/**
+ * Where the user lives or works, as the place a request is near: "within an hour of my house",
+ * "walking distance from our flat", "not far from my office".
+ */
+const NEAR_OWN_PLACE =
+  /\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling|commuting|travel(?:l?ing)?)\s+distance\s+(?:of|from)|not\s+(?:too\s+)?far\s+from|close\s+to|near(?:\s+to)?|nearby)\s+(?:my|our)\s+(?:house|home|place|flat|apartment|street|area|town|city|village|neighbou?rhood|office|work(?:place)?|school|uni|college|campus)\b/iu;
+
+/**
+ * How the user is getting on with something, or what holds for them in particular: "summarise
+ * how I'm getting on with the lessons", "anything I personally need to avoid?". Their progress,
+ * their case: what memory holds.
+ */
+/**
+ * A request for the time the user is away, when the message does not give it: "my out-of-office
+ * for while I'm at the conference" (not "… while I'm on leave from 3 to 14 March").
+ */
+const AWAY_FOR =
+  /\bfor\s+(?:while|when)\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:away|off|out|gone|at|on)\b/iu;
+
+const OWN_DOINGS =
+  /\bhow\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ve\s+been|\s+have\s+been)\s+(?:getting\s+on|doing|progressing|going|coming\s+along)\s+(?:with|on|at|in)\b|\b(?:i|me)\s+personally\b/iu;
+
+/**
  * A question or request that the user's own circumstances decide, pointed at without being
  * stated: "given my situation", "keeping in mind what I hate", "given where I am", "given how
  * far I am from the airport", "keeping their dietary needs in mind", "because of my custody
- * arrangement", "plan my week around my shifts", "the way I usually phrase them", "the stories
- * I've told you about him", "a show for me to binge". What decides the answer is what memory
- * holds. Not when the message brings it ("given my budget of $500", "given my notes: …").
+ * arrangement", "knowing my sleep schedule", "plan my week around my shifts", "slot it in
+ * around my exam dates", "the way I usually phrase them", "the stories I've told you about
+ * him", "a show for me to binge", "using my background". What decides the answer is what
+ * memory holds. Not when the message brings it ("given my budget of $500", "given my notes:
+ * …", "using my experience: 6 years in retail").
  */
 const OWN_CIRCUMSTANCES =
-  /\b(?:given|considering|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:works?|fits?)\s+around\s+(?:my|our|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
+  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:background|experience|history|situation|circumstances)\b(?!\s*[:(])|\b(?:works?|fits?)\s+around\s+(?:my|our|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
 
 /**
  * What the user (or one of theirs) likes, has enjoyed, hates or reacts to, by a relative clause
@@ -512,13 +567,24 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // my sister Anna's wedding" when Anna is known), and so does one the user asks to fit their
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
   if (
-    (task || LIST_REQUEST.test(text)) &&
+    (task || LIST_REQUEST.test(text) || NOUN_REQUEST.test(text)) &&
     (PERSONALISED.test(text) || asksForOwnPeopleOrThings(head, ctx))
   )
     return 'pinned';
+  if (task && MENTIONS_THEIRS.test(text) && (KIN_AS_NAME.test(text) || mentionsOwnPerson(text)))
+    return 'pinned';
   // A message that points at what the user said before, or asks for what only memory knows
   // ("uses his name", "based on my diet"), needs memory however it is asked.
-  if (KNOWN_BEFORE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
+  if ((KNOWN_BEFORE.test(text) || TOLD_BEFORE.test(text)) && !CODE_LIKE.test(text)) return 'pinned';
+  if (
+    (OWN_CONDITION.test(text) ||
+      NEAR_OWN_PLACE.test(text) ||
+      OWN_DOINGS.test(text) ||
+      (AWAY_FOR.test(text) && !/\d/u.test(text))) &&
+    (task || !generalCause) &&
+    !CODE_LIKE.test(text)
+  )
+    return 'pinned';
   if (OWN_CIRCUMSTANCES.test(text) && (task || !generalCause) && !CODE_LIKE.test(text))
     return 'pinned';
   if (
