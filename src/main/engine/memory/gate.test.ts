@@ -891,6 +891,47 @@ describe('what the user told before, their known conditions and places, pointed 
   });
 });
 
+describe('a plain question about the user, standing alone', () => {
+  let withMeaning: GateContext;
+  beforeAll(async () => {
+    const words = loadWordVectors(await ensureWordVectorAsset());
+    withMeaning = { ...ctx, relationsOf: (t) => words.relationsFor(t, 0) };
+  });
+
+  it.each([
+    'Who signs off my timesheets at work?',
+    'what weeks am i on leave?',
+    'Which cheeses are a no-go for me?',
+    'Who shares the allotment with me?',
+    'What does my Tuesday look like?',
+    'where am i heading after the wedding?',
+    'hey, who looks after my cat when I travel?',
+    'Who sits next to me in the office?',
+    'Which fabrics are off limits for me?',
+    'Who does the school run with me?',
+  ])('%s → memory', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+  });
+
+  it.each([
+    'What lets me rename a branch in git?',
+    'Which shortcut shows me all open windows?',
+    'What is the command I type to see free disk space?',
+    'What keeps us from seeing the far side of the moon?',
+    'Which moons in our solar system have oceans?',
+    "What's the population of the US?",
+    'Which phone suits me for photography?',
+    'What do I do with overripe bananas?',
+    'What are we supposed to pass in here?',
+    'who painted the Mona Lisa, remind me?',
+    "what's the boiling point of ethanol, I keep forgetting",
+    'What should I wear to a job interview?',
+    'When do I use an en dash?',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+});
+
 describe('onlyAsksAboutUser: a recorded question that states nothing', () => {
   it.each([
     'Which mate do I team up with for trivia nights?',

@@ -681,6 +681,16 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   )
     return 'pinned';
   if (!task && !advice && QUESTION.test(asked) && OWN_HABIT_THING.test(asked)) return 'pinned';
+  if (
+    !task &&
+    !advice &&
+    !generalCause &&
+    !CODE_LIKE.test(text) &&
+    !AT_HAND.test(text) &&
+    !/\d/u.test(text) &&
+    directOwnQuestion(asked, text)
+  )
+    return 'pinned';
   // "Would a 9:30 catch-up tomorrow work for me?", "Can I make a 6:30 dinner on Monday?", "am I
   // free on Thursday evening?": whether a time suits the user is asked of their schedule.
   if (
@@ -692,6 +702,39 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   )
     return 'pinned';
   return 'none';
+}
+
+/**
+ * A plain question about the user's own world, asked of what memory holds: a "who/what/which/
+ * where/when" question with the user in it ("who sits above me at work?", "what dates am I
+ * away?", "which proteins are off the table for me?"), short, and standing alone (no setting
+ * before it). Not when it asks for advice or a judgement (a modal: "which laptop should I
+ * buy?"; "best", "right", "worth"), a meaning ("what does my tattoo mean?"), or a procedure.
+ */
+const DIRECT_WH =
+  /^\s*(?:(?:so|ok|okay|hey|um+|uh|and|but|oh|wait)[,!]?\s+)?(?:who|whom|whose|what|which|where|when)(?:['’]s|['’]re|s)?\b/iu;
+/** The user in it (not "us" of people in general: "what keeps us from absolute zero?"). */
+const DIRECT_FIRST_PERSON = /\b(?:i|me|my|mine)\b/iu;
+const DIRECT_NOT =
+  /\b(?:should|shall|could|would|can|must|might|may|ought|need|needs|gotta|will|supposed|how|why|best|worst|better|ideal|recommended|right|proper|correct|appropriate|worth|good|bad|reasonable|mean|means|meaning|stand\s+for|difference|called|happens?|happened|if|suits?|fits?|here)\b|['’](?:d|ll)\b|\b(?:have|has|got)\s+to\b|\bdo\s+(?:i|we)\s+do\b|\b(?:do|does|did)\s+(?:i|we)\s+\p{L}+\s+(?:a|an)\b|\b(?:lets?|shows?|helps?|stops?|keeps?|gives?|tells?|makes?|allows?|gets?|teach(?:es)?)\s+(?:me|us)\b/iu;
+const DIRECT_MAX_WORDS = 14;
+/** How to work a tool: "the command I type", "which shortcut …", "the function I call". */
+const TOOL_WORDS =
+  /\b(?:command|function|method|flag|option|setting|shortcut|plugin|library|package|formula)s?\b/iu;
+
+function directOwnQuestion(asked: string, text: string): boolean {
+  const q = asked.trim();
+  if (!/\?\s*$/u.test(q) && !/\?\s*$/u.test(text.trim()) && q !== text.trim()) return false;
+  // Standing alone: the message is the question (a greeting before it at most).
+  if (text.trim().length - q.length > 12) return false;
+  if (q.split(/\s+/u).length > DIRECT_MAX_WORDS) return false;
+  if (!DIRECT_WH.test(q) || DIRECT_NOT.test(q) || TOOL_WORDS.test(q)) return false;
+  // The user in the question's own clause ("what's the capital of Peru, I always forget" is not
+  // about them), and not only as the one to be reminded.
+  const main = (q.split(/[,;—–]/u)[0] ?? q)
+    .replace(DIRECT_WH, '')
+    .replace(/\bremind\s+me\b/giu, '');
+  return DIRECT_FIRST_PERSON.test(main);
 }
 
 /** Whether something fits: "would … work for me", "can I make/fit in …", "am I free …". */
@@ -841,7 +884,15 @@ export function asksAboutOwnLife(
   head: string = questionClause(text),
 ): boolean {
   if (!QUESTION.test(head) || TROUBLESHOOTING.test(text)) return false;
-  if (ADVICE_MODAL.test(head) || AT_HAND.test(head)) return false;
+  if (ADVICE_MODAL.test(head) || AT_HAND.test(head) || TOOL_WORDS.test(head)) return false;
+  // "what's the boiling point of ethanol, I keep forgetting": the user only in an aside.
+  const [first = head, ...aside] = head.split(/[,;—–]/u);
+  if (
+    WH_START.test(first) &&
+    !FIRST_PERSON.test(first) &&
+    FIRST_PERSON.test(aside.join(' ').replace(/\bremind\s+me\b/giu, ''))
+  )
+    return false;
   // "Am I still on the night shift?", "do we still use Jira?": whether what was so still is.
   // "Is it tree nuts or peanuts I need to avoid?": which of two is theirs.
   if (STILL_SO.test(head) || WHICH_IS_MINE.test(head)) return true;
