@@ -869,6 +869,8 @@ describe('what the user told before, their known conditions and places, pointed 
     'ugh forgot my bike lock code',
     'something to make for lunch that I can safely eat',
     'Help me write a note for Dad that mentions his allotment.',
+    'the cafe I run — what is it called again?',
+    'what plants would survive outdoors where I stay?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -886,6 +888,8 @@ describe('what the user told before, their known conditions and places, pointed 
     'Dog’s average lifespan?',
     'how do I reset it if I forgot my router password?',
     'Something to read about the French Revolution?',
+    'What is the command I run to see open ports?',
+    'Where I live is in Ohio, how cold does it get in January?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -365,7 +365,7 @@ const KNOWN_BEFORE =
  * my daily walk") does not.
  */
 const OWN_ATTRIBUTE =
-  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|\b(?:my|our)\s+[\p{L}-]+['’]s\s+(?:medications?|meds|prescriptions?|allerg\w+|dietary\s+needs)\b|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college)|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
+  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|own|run|rent|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|\b(?:my|our)\s+[\p{L}-]+['’]s\s+(?:medications?|meds|prescriptions?|allerg\w+|dietary\s+needs)\b|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college)|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
 
 /**
  * Something the user told before, pointed back at: "the tickets I mentioned", "the boiler issue
@@ -448,6 +448,12 @@ const NAMED_IN_TEXT =
 /** "a cover note for a transfer at my company", "an email to HR at my work". */
 const OWN_WORKPLACE = /\b(?:at|in)\s+(?:my|our)\s+(?:company|workplace|firm|work)\b(?!\s*[-:])/iu;
 /** "near me", "near mine", "round ours": a place the user is. */
+/**
+ * Where the user lives, named by the clause and not the place: "… for the winter where I stay",
+ * "is it safe to swim where we live?". The place is what memory holds.
+ */
+const WHERE_THEY_LIVE =
+  /\bwhere\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:now\s+|currently\s+)?(?:live|living|stay|staying|based|settled)\b(?!\s*[:,]?\s+(?:is|in|at|on|near)\b)/iu;
 const NEAR_THEM = /\b(?:near|close\s+to|round|around)\s+(?:me|us|mine|ours)\b/iu;
 
 /** The heuristic gate (DESIGN §7 order). */
@@ -596,14 +602,21 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   if (task && NAMED_IN_TEXT.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   if (task && OWN_WORKPLACE.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   // "any good takeaways near mine?": where they are decides it.
-  if (NEAR_THEM.test(text) && !generalCause && !CODE_LIKE.test(text)) return 'pinned';
+  if (
+    (NEAR_THEM.test(text) || WHERE_THEY_LIVE.test(text)) &&
+    !generalCause &&
+    !CODE_LIKE.test(text)
+  )
+    return 'pinned';
   // Any request or question about a thing of theirs named by its kind or their habit ("a
   // practice routine for my instrument", "an audiobook for my daily commute") — unless how such
   // things go is asked with theirs as the example.
   if (
     (OWN_ATTRIBUTE.test(text) || PERSON_BY_DEED.test(text)) &&
     !generalCause &&
-    !CODE_LIKE.test(text)
+    !CODE_LIKE.test(text) &&
+    // "the command I run to list containers": how to work a tool, not a thing of theirs.
+    !(TOOL_WORDS.test(text) && !/\b(?:my|our)\b/iu.test(text))
   )
     return 'pinned';
   // A bio brought to be edited ("make my bio less cringe: "…"") is material, like any text.
