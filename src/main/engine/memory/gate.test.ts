@@ -871,6 +871,11 @@ describe('what the user told before, their known conditions and places, pointed 
     'Help me write a note for Dad that mentions his allotment.',
     'the cafe I run — what is it called again?',
     'what plants would survive outdoors where I stay?',
+    'that gin my aunt loved, what brand was it?',
+    'Remind me what the plumber said about the boiler pressure',
+    'wait, is it next Tuesday I am working the late shift or the one after?',
+    'Draft a note to my running club about the route (you know which one)',
+    'help me choose a monitor for the design tools I use at work',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -890,6 +895,11 @@ describe('what the user told before, their known conditions and places, pointed 
     'Something to read about the French Revolution?',
     'What is the command I run to see open ports?',
     'Where I live is in Ohio, how cold does it get in January?',
+    'How do I set up a reminder that fires every morning at 7?',
+    'I am grilling pork chops with a meat thermometer, what internal temp makes them safe?',
+    'We bought a house with an old pear tree, when is the right time to prune it?',
+    'My two kids are 6 and 9 and it is raining, any rainy day game ideas for both?',
+    'I have 20k saved and add 3k a year at 5% growth, what will I have in 10 years?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
