@@ -876,6 +876,8 @@ describe('what the user told before, their known conditions and places, pointed 
     'wait, is it next Tuesday I am working the late shift or the one after?',
     'Draft a note to my running club about the route (you know which one)',
     'help me choose a monitor for the design tools I use at work',
+    'a pudding I can eat after dinner tonight, ideas?',
+    'which app do I use for my Spanish flashcards?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -900,6 +902,10 @@ describe('what the user told before, their known conditions and places, pointed 
     'We bought a house with an old pear tree, when is the right time to prune it?',
     'My two kids are 6 and 9 and it is raining, any rainy day game ideas for both?',
     'I have 20k saved and add 3k a year at 5% growth, what will I have in 10 years?',
+    'Can I use yoghurt instead of sour cream in my dip?',
+    'Could I swap maple syrup for honey in my granola?',
+    'Our rabbit keeps thumping at night. Is she scared?',
+    'Got a team lunch tomorrow and need a cheap crowd-pleasing salad, ideas?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

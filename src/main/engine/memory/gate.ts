@@ -205,6 +205,18 @@ const HOW_TO =
  * "any advice?", "what should I do?", "anything I can do?": how such things go in general,
  * asked with one of the user's people, pets or body parts as the example.
  */
+/** A request for suggestions put as a tag after what it needs: "…, ideas?", "…, any suggestions?". */
+const IDEAS_TAIL =
+  /[,;—–-]\s*(?:any\s+)?(?:ideas|suggestions|recommendations|recs|thoughts)\s*\?+\s*$/iu;
+/** Whether one thing can stand in for another: "can I use oil instead of butter in my brownies?". */
+const SUBSTITUTION =
+  /\b(?:use|have|put)\s+(?:[\p{L}-]+\s+){1,3}?instead\s+of\s+\p{L}|\b(?:substitute|sub|swap|replace)\s+(?:[\p{L}-]+\s+){1,3}?(?:for|with)\s+\p{L}/iu;
+/**
+ * What state a pet or person is in, guessed from what the message told of them: "My hamster
+ * chews the bars every night. Is he bored?".
+ */
+const GUESSED_STATE =
+  /^\s*(?:is|are)\s+(?:he|she|they|it)\s+(?:just\s+)?(?:bored|hungry|sick|ill|stressed|lonely|anxious|in\s+pain|cold|teething|jealous|scared|unhappy)\s*\?*\s*$/iu;
 const GENERAL_CAUSE =
   /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we|he|she|they|you)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+(?:it|he|she|they|this|that)\s+(?:just\s+|simply\s+|actually\s+|really\s+)?be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat(?:\s+is|\s+are|['’]s)\s+(?:that|those|this|it)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+){0,2}(?:advice|tips|ideas|suggestions|tricks|systems|strategies|methods|hacks|apps|tools|recommendations|games|activities|resources|exercises|ways)\b|\bany\s+(?:[\w-]+\s+)?way\s+to\b|^\s*how\s+(?:does|do|can|could)\s+(?!(?:i|we|my|our|you|u)\b)\p{L}+|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the|my|our)\s+)?[\p{L}-]+\s+(?:for|to|in)\b|\bwhat(?:['’]s|\s+is|\s+are)\s+causing\b|\banything\s+to\s+worry\s+about\b|\bshould\s+(?:i|we)\s+(?:be\s+)?worr(?:y|ied)\b|\bwhat\s+do\s+(?:they|it)\s+need\b|\bis\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+or\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:the\s+)?(?:better|best|safer|cheaper|healthier|easier)\b|(?:^|[.!?]\s+)(?:do|does|can|could)\s+(?:they|it)\s+really\s+(?!like|love|want|mean|care|need)\p{L}+|\bwhat\s+does\s+(?![^?]*\b(?:my|our|i|we|me|us)\b)[^?]{1,40}\s+mean\b|\b(?:am|are|is)\s+(?:i|we|it|one)\s+(?:usually|generally|normally|legally|even)\s+allowed\b|\bhow\s+(?:do|can|could|should)\s+(?:i|we)\s+(?:get|make|stop|teach|help|encourage|convince|persuade)\s+(?:my|our)\s+[\p{L}-]+\s+(?:to|from|into|stop)\b/iu;
 /**
@@ -507,6 +519,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     GENERIC_TASK.test(text) ||
     GENERIC_TASK.test(lastSentence) ||
     GENERIC_TASK.test(lastClause) ||
+    IDEAS_TAIL.test(text) ||
     CODE_LIKE.test(text);
   // The clause the question is asked in, as it stands, and as the rules read it (the whole
   // message when it points back).
@@ -564,7 +577,9 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     (SAFETY.test(ownQuestion) && !FIRST_PERSON.test(ownQuestion)) ||
     (SUPPLIED_FIGURES.test(text) && ASKS_QUANTITY.test(asked)) ||
     CONDITIONED_QUESTION.test(asked) ||
-    (REPORTED_CLAIM.test(text) && TRUTH_CHECK.test(text));
+    (REPORTED_CLAIM.test(text) && TRUTH_CHECK.test(text)) ||
+    SUBSTITUTION.test(text) ||
+    (beforeWords >= SETUP_MIN_WORDS && GUESSED_STATE.test(ownQuestion));
   const people = ctx.people ?? ctx.knownNames;
   let named = mentionsKnownName(text, people);
   if (!named && ctx.people !== undefined) {
