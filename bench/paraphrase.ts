@@ -91,6 +91,7 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-22.json',
   'paraphrase-23.json',
   'paraphrase-24.json',
+  'paraphrase-25.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
