@@ -878,6 +878,18 @@ describe('what the user told before, their known conditions and places, pointed 
     'help me choose a monitor for the design tools I use at work',
     'a pudding I can eat after dinner tonight, ideas?',
     'which app do I use for my Spanish flashcards?',
+    'whereabouts is it I work again? pretty sure I told you it',
+    "what's that stretching routine I'm supposed to do, can't remember what it's called",
+    'what should I bring on the August trip?',
+    'what was that pho place we loved in Hanoi called',
+    'How old is Grandad going to be next birthday?',
+    'What time does Dad have his physio?',
+    'Write my sister a card that mentions the holiday we had together',
+    'Tell the team I am off Friday and mention who covers, like we arranged',
+    'Plan a short loop from home that skips the steep bit, my ankle is sore',
+    'Rewrite my profile blurb using my actual interests',
+    'Remind me — did the vet say the jab or the tablets were due next?',
+    'Answer my landlord in the same tone as the last email I sent him',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -906,6 +918,10 @@ describe('what the user told before, their known conditions and places, pointed 
     'Could I swap maple syrup for honey in my granola?',
     'Our rabbit keeps thumping at night. Is she scared?',
     'Got a team lunch tomorrow and need a cheap crowd-pleasing salad, ideas?',
+    "I've got a dict in Python and want it sorted by value, how?",
+    'My cousin is a quantity surveyor in a novel I am writing, what do they really do?',
+    'Can I give my cat a little tuna from the tin? It is in spring water.',
+    'Tips for working from home with a toddler?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

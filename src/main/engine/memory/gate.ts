@@ -60,7 +60,7 @@ const EPISODE_DATED =
 
 /** Recall phrasings that are about the user by construction. */
 const RECALL =
-  /^\s*(?:[\p{L}]+\s+)?(?:forgot|forget)\s+(?:what|which|who|whom|where|when|the\s+name)\b|^\s*(?:(?:ugh|argh|oh|omg|damn|dammit|oops|welp|lol|so|ok|okay|hmm+|um+|i|i['’]ve|i\s+totally|i\s+completely)\s+)?(?:forgot|forget)\s+(?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?(?:code|pin|password|passcode|number|name|address|size|combination|login|username|details|birthday|anniversary|appointment|reference)\b|\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!(?:\w+ )?to\b)|the name|my|our))\b/iu;
+  /^\s*(?:[\p{L}]+\s+)?(?:forgot|forget)\s+(?:what|which|who|whom|where|when|the\s+name)\b|^\s*(?:(?:ugh|argh|oh|omg|damn|dammit|oops|welp|lol|so|ok|okay|hmm+|um+|i|i['’]ve|i\s+totally|i\s+completely)\s+)?(?:forgot|forget)\s+(?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?(?:code|pin|password|passcode|number|name|address|size|combination|login|username|details|birthday|anniversary|appointment|reference)\b|\b(remind me (?:about|of)|do you (?:still )?remember|remember (?:what|when|who|where|how|that|if) (?:i|we|you)|remember (?:my|our|me)|what did i (?:tell|say|mention|share)|did i (?:ever )?(?:tell|mention|say)|have i (?:ever )?(?:told|mentioned|said)|as i (?:said|mentioned|told you)|you know (?:that i|about my)|do you know (?:what|where|who|how|if) (?:i|my)|(?:what|everything|all|anything|something)(?: \w+){0,2} you (?:know|remember|have) (?:about|on) (?:me|my|us|our|him|her|them)|(?:can|could|do) you (?:still )?recall (?:(?:what|when|who|where|which|how|that|if) (?:i|we)|my|our)|based on what you (?:know|remember)|(?:^|[,;.!?]\s*)(?:can['’]?t|cannot|don['’]?t)\s+remember\s+(?:what|which|who|where|when)\s+(?:it|they|he|she|that)|i (?:forgot|forget|can['’]?t remember|cannot remember|don['’]?t remember|do not remember) (?:what|which|who|whom|where|when|how (?!(?:\w+ )?to\b)|the name|my|our))\b/iu;
 /** Recall phrasings that are just as common in general questions ("remind me how derivatives
  *  work"): they count only when the message is about the user or someone they know. */
 const RECALL_OPEN = /\b(remind me|what do you know about)\b/iu;
@@ -199,7 +199,7 @@ const SYMPTOM_ADVICE =
   /\b(?:is|are)\s+(?:that|this|it|they|these|those)\s+(?:usually\s+|really\s+|actually\s+|generally\s+)?(?:(?:a|an)\s+)?(?:normal|common|serious|something\s+to\s+worry\s+about|(?:bad|good|warning)\s+sign|concern(?:ing)?|a\s+problem|dangerous|bad)\b|\bshould\s+(?:i|we)\s+(?:be\s+)?(?:worr(?:y|ied)|concerned)\b|\bwhat\s+(?:can|could|would|might|will)\s+help\b|\bany\s+(?:tips|advice|ideas|suggestions|remedies|stretches|exercises|fixes)\b|\b(?:remed(?:y|ies)|stretches|exercises)\b/iu;
 /** "how do I set up …", "how can I tell if …": a procedure, whoever the message mentions. */
 const HOW_TO =
-  /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b|\b(?:idk|not\s+sure|(?:don|do\s+not)['’]?t\s+know|no\s+idea)\s+how\s+to\b/iu;
+  /\bhow\s+(?:do|can|could|should)\s+(?:i|we)\b|[,;—–-]\s*how\s*\?+\s*$|\b(?:idk|not\s+sure|(?:don|do\s+not)['’]?t\s+know|no\s+idea)\s+how\s+to\b/iu;
 /**
  * "why does my cat knead blankets?", "what could cause that?", "is that common at this age?",
  * "any advice?", "what should I do?", "anything I can do?": how such things go in general,
@@ -217,6 +217,12 @@ const SUBSTITUTION =
  */
 const GUESSED_STATE =
   /^\s*(?:is|are)\s+(?:he|she|they|it)\s+(?:just\s+)?(?:bored|hungry|sick|ill|stressed|lonely|anxious|in\s+pain|cold|teething|jealous|scared|unhappy)\s*\?*\s*$/iu;
+/** What someone of a described kind does: "a character is a sommelier, what do they actually do?". */
+const WHAT_ONE_DOES =
+  /\bwhat\s+(?:do|does)\s+(?:they|he|she|a|an)\s+(?:[\p{L}-]+\s+)?(?:actually|really|even)\s+do\b/iu;
+/** Whether a food may be given to a pet or a small child: "can I give my dog peanut butter?". */
+const FEEDING_ONE =
+  /\b(?:can|could|should|is\s+it\s+ok(?:ay)?\s+to)\s+(?:i\s+|we\s+)?(?:give|feed)\s+(?:my|our|a|an)\s+(?:dog|cat|puppy|kitten|rabbit|hamster|guinea\s+pig|bird|parrot|pet|baby|toddler)\b/iu;
 const GENERAL_CAUSE =
   /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we|he|she|they|you)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+(?:it|he|she|they|this|that)\s+(?:just\s+|simply\s+|actually\s+|really\s+)?be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat(?:\s+is|\s+are|['’]s)\s+(?:that|those|this|it)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+){0,2}(?:advice|tips|ideas|suggestions|tricks|systems|strategies|methods|hacks|apps|tools|recommendations|games|activities|resources|exercises|ways)\b|\bany\s+(?:[\w-]+\s+)?way\s+to\b|^\s*how\s+(?:does|do|can|could)\s+(?!(?:i|we|my|our|you|u)\b)\p{L}+|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the|my|our)\s+)?[\p{L}-]+\s+(?:for|to|in)\b|\bwhat(?:['’]s|\s+is|\s+are)\s+causing\b|\banything\s+to\s+worry\s+about\b|\bshould\s+(?:i|we)\s+(?:be\s+)?worr(?:y|ied)\b|\bwhat\s+do\s+(?:they|it)\s+need\b|\bis\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+or\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:the\s+)?(?:better|best|safer|cheaper|healthier|easier)\b|(?:^|[.!?]\s+)(?:do|does|can|could)\s+(?:they|it)\s+really\s+(?!like|love|want|mean|care|need)\p{L}+|\bwhat\s+does\s+(?![^?]*\b(?:my|our|i|we|me|us)\b)[^?]{1,40}\s+mean\b|\b(?:am|are|is)\s+(?:i|we|it|one)\s+(?:usually|generally|normally|legally|even)\s+allowed\b|\bhow\s+(?:do|can|could|should)\s+(?:i|we)\s+(?:get|make|stop|teach|help|encourage|convince|persuade)\s+(?:my|our)\s+[\p{L}-]+\s+(?:to|from|into|stop)\b/iu;
 /**
@@ -345,7 +351,7 @@ function spelledOut(text: string): string {
  * a question that ends on "again" asks to be told something known before.
  */
 const ASKED_AGAIN =
-  /\b(?:what|whats|who|whos|whom|whose|where|wheres|when|which|how\s+(?:long|old|many|much|far|often)|how\s+do\s+(?:you|u)\s+spell)\b[^.!?]{0,80}?\bagain\b[\s?!.,]*(?:(?:lol|lmao|haha+|pls|plz|please)\b[\s?!.,]*)?(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}][\s?!.,]*)*(?:,\s*(?:[\p{L}'’]+\s*){1,6})?$/iu;
+  /\b(?:what|whats|who|whos|whom|whose|where|wheres|whereabouts|when|which|how\s+(?:long|old|many|much|far|often)|how\s+do\s+(?:you|u)\s+spell)\b[^.!?]{0,80}?\bagain\b[\s?!.,]*(?:(?:lol|lmao|haha+|pls|plz|please)\b[\s?!.,]*)?(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}][\s?!.,]*)*(?:,\s*(?:[\p{L}'’]+\s*){1,6})?$/iu;
 
 /** "mums bday", "dad's number": close kin named without "my" are the user's own. */
 const KIN_POSSESSIVE =
@@ -386,7 +392,7 @@ const OWN_ATTRIBUTE =
  * "like you did last time". What it points at is in memory, whatever the request.
  */
 const TOLD_BEFORE =
-  /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|[,;—–(-]\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b/iu;
+  /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|[,;—–(-]\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
 
 /**
  * A thing of theirs pointed at vaguely, as something the assistant already knows of: "my
@@ -402,7 +408,7 @@ const OWN_CONDITION =
  * sister recommended", "remind me what the tiler said about the grout". Memory heard it.
  */
 const THEIR_PERSON_SAID =
-  /\b(?:that|the|those)\s+(?:[\p{L}-]+\s+){1,2}?(?:my|our)\s+[\p{L}-]+\s+(?:liked|loved|likes|loves|enjoyed|recommended|suggested|mentioned|ordered|swears\s+by|swore\s+by)\b|\bremind\s+me\s+what\s+(?:the|my|our)\s+[\p{L}-]+\s+(?:said|told\s+(?:me|us)|recommended|suggested|quoted|wanted)\b/iu;
+  /\b(?:that|the|those)\s+(?:[\p{L}-]+\s+){1,2}?(?:my|our)\s+[\p{L}-]+\s+(?:liked|loved|likes|loves|enjoyed|recommended|suggested|mentioned|ordered|swears\s+by|swore\s+by)\b|\bremind\s+me\W+(?:what\s+(?:the|my|our)\s+[\p{L}-]+\s+(?:said|told\s+(?:me|us)|recommended|suggested|quoted|wanted)|(?:did|does|was)\s+(?:the|my|our)\s+[\p{L}-]+\s+(?:say|tell|recommend|suggest|want))\b/iu;
 /**
  * Which of two times a plan of theirs falls on, asked as a cleft: "is it this Friday I'm covering
  * the ward or next?".
@@ -429,6 +435,15 @@ const NEAR_OWN_PLACE =
 const AWAY_FOR =
   /\bfor\s+(?:while|when)\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:away|off|out|gone|at|on)\b/iu;
 
+/**
+ * Their own plans and past, named by a definite: "the June vacation", "that ramen place I
+ * liked", "mentions the trip we took together", "a walk from home that avoids the hill".
+ */
+const OWN_PLANS_AND_PAST = new RegExp(
+  String.raw`\bthe\s+(?:${MONTHS.filter((m) => m !== 'may').join('|')})\s+(?:trip|vacation|holiday|hols|break|getaway|visit|wedding|conference|move)\b|\bthat\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|tried|went\s+to|stayed\s+at|ate\s+at)\b|\b(?:mentions?|mentioning|references?|including)\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:took|did|had|went|made|shared|spent)\b|\b(?:walk|run|ride|route|drive|cycle|loop)\s+(?:from|near|around)\s+(?:home|my\s+(?:house|place|flat))\b`,
+  'iu',
+);
+
 const OWN_DOINGS =
   /\bhow\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ve\s+been|\s+have\s+been)\s+(?:getting\s+on|doing|progressing|going|coming\s+along)\s+(?:with|on|at|in)\b|\b(?:i|me)\s+personally\b/iu;
 
@@ -443,7 +458,7 @@ const OWN_DOINGS =
  * …", "using my experience: 6 years in retail").
  */
 const OWN_CIRCUMSTANCES =
-  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:background|experience|history|situation|circumstances)\b(?!\s*[:(])|\b(?:works?|fits?)\s+around\s+(?:my|our|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
+  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+around\s+(?:my|our|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
 
 /**
  * What the user (or one of theirs) likes, has enjoyed, hates or reacts to, by a relative clause
@@ -579,6 +594,8 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     CONDITIONED_QUESTION.test(asked) ||
     (REPORTED_CLAIM.test(text) && TRUTH_CHECK.test(text)) ||
     SUBSTITUTION.test(text) ||
+    WHAT_ONE_DOES.test(asked) ||
+    FEEDING_ONE.test(text) ||
     (beforeWords >= SETUP_MIN_WORDS && GUESSED_STATE.test(ownQuestion));
   const people = ctx.people ?? ctx.knownNames;
   let named = mentionsKnownName(text, people);
@@ -605,6 +622,17 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     (PERSONALISED.test(text) || asksForOwnPeopleOrThings(head, ctx))
   )
     return 'pinned';
+  // "How old is Nana turning this year?", "What time does Mum take her tablets?": one of theirs,
+  // by the word they call them.
+  if (
+    !task &&
+    QUESTION.test(text) &&
+    KIN_AS_NAME.test(asked) &&
+    !generalCause &&
+    !HOW_TO.test(asked) &&
+    !CODE_LIKE.test(text)
+  )
+    return 'pinned';
   if (task && MENTIONS_THEIRS.test(text) && (KIN_AS_NAME.test(text) || mentionsOwnPerson(text)))
     return 'pinned';
   // A message that points at what the user said before, or asks for what only memory knows
@@ -614,6 +642,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
     (OWN_CONDITION.test(text) ||
       NEAR_OWN_PLACE.test(text) ||
       THEIR_PERSON_SAID.test(text) ||
+      OWN_PLANS_AND_PAST.test(text) ||
       WHICH_TIME_MINE.test(text) ||
       OWN_DOINGS.test(text) ||
       (AWAY_FOR.test(text) && !/\d/u.test(text))) &&
@@ -666,6 +695,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const ownPerson =
     !CODE_LIKE.test(text) &&
     !HOW_TO.test(asked) &&
+    !FEEDING_ONE.test(text) &&
     (FOR_PERSON.test(text) && !SAFETY.test(text)
       ? mentionsOwnPerson(text)
       : task
@@ -755,7 +785,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
  * buy?"; "best", "right", "worth"), a meaning ("what does my tattoo mean?"), or a procedure.
  */
 const DIRECT_WH =
-  /^\s*(?:(?:so|ok|okay|hey|um+|uh|and|but|oh|wait)[,!]?\s+)?(?:who|whom|whose|what|which|where|when)(?:['’]s|['’]re|s)?\b/iu;
+  /^\s*(?:(?:so|ok|okay|hey|um+|uh|and|but|oh|wait)[,!]?\s+)?(?:who|whom|whose|what|which|where|whereabouts|when)(?:['’]s|['’]re|s)?\b/iu;
 /** The user in it (not "us" of people in general: "what keeps us from absolute zero?"). */
 const DIRECT_FIRST_PERSON = /\b(?:i|me|my|mine)\b/iu;
 const DIRECT_NOT =
