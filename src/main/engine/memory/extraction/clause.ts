@@ -485,6 +485,15 @@ function readSubject(toks: Tok[]): SubjectParse {
   }
   if (t.norm === 'my' || t.norm === 'our') {
     const np = readPossessed(toks, i + 1);
+    // "our twins Tobi and Kemi": a couple's twins are their children ("my twin" is a sibling).
+    if (
+      t.norm === 'our' &&
+      np.subject.kind === 'relative' &&
+      np.subject.relation === 'sibling' &&
+      /^twins?$/u.test(np.subject.noun)
+    ) {
+      return { subject: { ...np.subject, relation: 'child' }, end: np.end, hypothetical };
+    }
     return { subject: np.subject, end: np.end, hypothetical };
   }
   if (t.pos === 'PROPN' && t.norm !== 'i') {

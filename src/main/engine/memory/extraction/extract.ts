@@ -29,6 +29,7 @@ import {
   relativeMentioned,
   relativeNamed,
   relativeTakenForGranted,
+  reportsTo,
   roleNamed,
 } from './rules/people.ts';
 import { bracketedRole, nameEqualsRole, namedAsRole } from './rules/asides.ts';
@@ -127,6 +128,7 @@ const STATEMENT_RULES: readonly Rule[] = [
   roleNamed,
   namedIsMy,
   namedAsRole,
+  reportsTo,
   haveRelative,
   married,
   petOwned,

@@ -93,6 +93,10 @@ function before(toks: readonly Tok[], end: number): Tok[] {
   return toks.slice(start, end);
 }
 
+/** "who I report to", "the one I answer to": the user's manager, said by what they do. */
+const REPORTS_TO =
+  /^(?:who|whom|that|the\s+one|the\s+person)\s+(?:i|we)\s+(?:report|answer)\s+to$/iu;
+
 /** A pair of a name and a role, either way round. */
 function pair(
   outside: readonly Tok[],
@@ -100,6 +104,9 @@ function pair(
   words: RuleContext['words'],
 ): TypedFact[] {
   const outsideNames = namesOnly(outside);
+  // "Rhiannon (who I report to)": the role said by what the user does.
+  if (outsideNames && REPORTS_TO.test(inside.map((t) => t.text).join(' ')))
+    return asideFacts({ relation: 'manager', noun: 'manager' }, outsideNames);
   const insideRole = outsideNames ? roleOf(inside, words) : null;
   if (outsideNames && insideRole) return asideFacts(insideRole, outsideNames);
   const insideNames = namesOnly(inside);

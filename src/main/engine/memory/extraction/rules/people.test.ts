@@ -13,6 +13,7 @@ import {
   relativeMentioned,
   relativeNamed,
   relativeTakenForGranted,
+  reportsTo,
   roleNamed,
 } from './people.ts';
 
@@ -159,6 +160,46 @@ describe('namedIsMy', () => {
 
   it.each(['Priya is my favorite author.', 'Sam is a friend of mine.'])('nothing from %j', (s) => {
     expect(applyRule(namedIsMy, s)).toEqual([]);
+  });
+});
+
+describe('reportsTo', () => {
+  it.each([
+    [
+      'I report to Rhiannon Price.',
+      "User's manager is Rhiannon Price [user|manager|Rhiannon Price]",
+    ],
+    ['I answer to Mr Okafor now.', "User's manager is Mr Okafor [user|manager|Mr Okafor]"],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(reportsTo, sentence))).toEqual([expected]);
+  });
+
+  it.each([
+    'I report to the board every quarter.',
+    'We report to Dana on Fridays.',
+    'Tom reports to Dana.',
+    'Do I report to Dana or to Sam?',
+  ])('no manager from %j', (s) => {
+    expect(peopleIn(s).filter((f) => f.includes('|manager|'))).toEqual([]);
+  });
+
+  it('whom the user reports to, in brackets, and a team leader by name', () => {
+    expect(peopleIn('Rhiannon (who I report to) wants objectives by Friday.')).toEqual([
+      "User's manager is Rhiannon [user|manager|Rhiannon]",
+    ]);
+    expect(peopleIn('My team leader Fiona put me on the rota again.')).toEqual([
+      "User's team leader is Fiona [user|manager|Fiona]",
+    ]);
+  });
+
+  it("a couple's twins are their children, one's twin a sibling", () => {
+    expect(peopleIn('Our twins Tobi and Kemi have an inset day on Monday.')).toEqual([
+      'User has a twin named Tobi [user|child|Tobi]',
+      'User has a twin named Kemi [user|child|Kemi]',
+    ]);
+    expect(peopleIn('My twin Sara lives in Oslo.')).toEqual([
+      'User has a twin named Sara [user|sibling|Sara]',
+    ]);
   });
 });
 

@@ -98,6 +98,18 @@ function describesNoun(toks: readonly Tok[], i: number): boolean {
   return t !== undefined && t.pos === 'NOUN' && /^\p{Ll}/u.test(t.text);
 }
 
+/** "I report to Rhiannon", "I answer to Mr Okafor": whom the user reports to is their manager. */
+export function reportsTo(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'user' || c.subject.plural) return [];
+  if (c.verb !== 'report' && c.verb !== 'answer') return [];
+  const rest = objectTokens(c);
+  const to = rest.findIndex((t, k) => t.norm === 'to' && k < 2);
+  if (to < 0) return [];
+  const name = properName(rest, to + 1);
+  if (!name || rest[to + 1]?.pos !== 'PROPN') return [];
+  return relationFact('manager', 'manager', name.text);
+}
+
 /** "Priya is my manager", "Sam is my best friend". */
 export function namedIsMy(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'named' || c.verb !== 'be') return [];
