@@ -890,6 +890,21 @@ describe('what the user told before, their known conditions and places, pointed 
     'Rewrite my profile blurb using my actual interests',
     'Remind me — did the vet say the jab or the tablets were due next?',
     'Answer my landlord in the same tone as the last email I sent him',
+    'Which rota am I on this month? Need to book a haircut around it.',
+    'Write a short intro for the choir newsletter, mention where I work and the cat.',
+    'how many days till I fly out',
+    'would a sofa fit in the boot or nah? you know what I drive',
+    'Prep me for my review with the boss, keep it relevant to my actual role.',
+    'Ideas for a wet Sunday that suit both kids’ ages?',
+    'Where do the folks live again? Working out where to meet them.',
+    'is ibuprofen fine or was that the one I said I react to',
+    'How often should the instrument I play be serviced?',
+    'Plan a packing list for the trip I have got coming up.',
+    'Write to the letting agent about the damp, with our address at the top.',
+    'Meal plan for the week that suits everyone in the house, please.',
+    'boss name',
+    'cat breed? insurance form',
+    "What is my son's school called? The dentist is asking.",
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -922,6 +937,10 @@ describe('what the user told before, their known conditions and places, pointed 
     'My cousin is a quantity surveyor in a novel I am writing, what do they really do?',
     'Can I give my cat a little tuna from the tin? It is in spring water.',
     'Tips for working from home with a toddler?',
+    'Can you check my sums? I got 12 times 13 as 156. Show the working.',
+    'Could you tidy up my paragraph? It goes in a newsletter.',
+    'Which planet is closest to the sun? Settling a bet.',
+    'How many days till Christmas?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

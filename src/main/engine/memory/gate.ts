@@ -355,7 +355,7 @@ const ASKED_AGAIN =
 
 /** "mums bday", "dad's number": close kin named without "my" are the user's own. */
 const KIN_POSSESSIVE =
-  /\b(?:mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa|sis|bro|hubby|wifey|kiddo)(?:['’]s|s)\b|\bthe\s+(?:missus|wife|hubby|husband|kids|kiddos|boss|dogs?|cats?)\b/iu;
+  /\b(?:mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa|sis|bro|hubby|wifey|kiddo)(?:['’]s|s)\b|\bthe\s+(?:missus|wife|hubby|husband|kids|kiddos|boss|dogs?|cats?|folks|in-laws)\b/iu;
 
 /**
  * "the guy I share a desk with", "the woman we carpool with": someone of theirs named by what
@@ -383,7 +383,7 @@ const KNOWN_BEFORE =
  * my daily walk") does not.
  */
 const OWN_ATTRIBUTE =
-  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|own|run|rent|use\s+(?:at|for)\s+(?:work|school|uni)|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|\b(?:my|our)\s+[\p{L}-]+['’]s\s+(?:medications?|meds|prescriptions?|allerg\w+|dietary\s+needs)\b|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college)|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
+  /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|own|run|rent|play|use\s+(?:at|for)\s+(?:work|school|uni)|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|\b(?:my|our)\s+[\p{L}-]+['’]s\s+(?:medications?|meds|prescriptions?|allerg\w+|dietary\s+needs)\b|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college)|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
 
 /**
  * Something the user told before, pointed back at: "the tickets I mentioned", "the boiler issue
@@ -392,7 +392,7 @@ const OWN_ATTRIBUTE =
  * "like you did last time". What it points at is in memory, whatever the request.
  */
 const TOLD_BEFORE =
-  /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|[,;—–(-]\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
+  /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
 
 /**
  * A thing of theirs pointed at vaguely, as something the assistant already knows of: "my
@@ -440,12 +440,12 @@ const AWAY_FOR =
  * liked", "mentions the trip we took together", "a walk from home that avoids the hill".
  */
 const OWN_PLANS_AND_PAST = new RegExp(
-  String.raw`\bthe\s+(?:${MONTHS.filter((m) => m !== 'may').join('|')})\s+(?:trip|vacation|holiday|hols|break|getaway|visit|wedding|conference|move)\b|\bthat\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|tried|went\s+to|stayed\s+at|ate\s+at)\b|\b(?:mentions?|mentioning|references?|including)\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:took|did|had|went|made|shared|spent)\b|\b(?:walk|run|ride|route|drive|cycle|loop)\s+(?:from|near|around)\s+(?:home|my\s+(?:house|place|flat))\b`,
+  String.raw`\bthe\s+(?:${MONTHS.filter((m) => m !== 'may').join('|')})\s+(?:trip|vacation|holiday|hols|break|getaway|visit|wedding|conference|move)\b|\bthat\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|tried|went\s+to|stayed\s+at|ate\s+at)\b|\b(?:mentions?|mentioning|references?|including)\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:took|did|had|went|made|shared|spent)\b|\b(?:walk|run|ride|route|drive|cycle|loop)\s+(?:from|near|around)\s+(?:home|my\s+(?:house|place|flat))\b|\bthe\s+[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have)\s+got\s+(?:coming\s+up|booked|planned)\b|\bhow\s+(?:many|long)\s+(?:[\p{L}]+\s+)?(?:till|until|before)\s+(?:i|we)\s+(?:fly|leave|go\s+away|head\s+off|move|start|finish|travel)\b`,
   'iu',
 );
 
 const OWN_DOINGS =
-  /\bhow\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ve\s+been|\s+have\s+been)\s+(?:getting\s+on|doing|progressing|going|coming\s+along)\s+(?:with|on|at|in)\b|\b(?:i|me)\s+personally\b/iu;
+  /\bhow\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ve\s+been|\s+have\s+been)\s+(?:getting\s+on|doing|progressing|going|coming\s+along)\s+(?:with|on|at|in)\b|\b(?:i|me)\s+personally\b|\b(?:mention|mentioning|include|including)\s+(?:where|what|who|how)\s+(?:i|we)\s+\p{L}|\b(?:my|our)\s+(?:actual|real)\s+(?:role|job|work|hobbies|interests|situation|schedule|life|name|age|details)\b|\b(?:with|include|including|add|put)\s+(?:my|our)\s+(?:address|postcode|zip\s+code|phone\s+number|email|full\s+name|details)\b|\b(?:suits?|works?\s+for|fits?)\s+everyone\s+in\s+(?:the|my|our)\s+(?:house|household|family|home|flat)\b|\b(?:both|all|the|our|my)\s+(?:[\p{L}]+\s+)?(?:kids|children|boys|girls|twins)['’]\s*(?:ages|age|bedtimes|schedules|diets)\b/iu;
 
 /**
  * A question or request that the user's own circumstances decide, pointed at without being
@@ -498,6 +498,30 @@ const NEAR_THEM = /\b(?:near|close\s+to|round|around)\s+(?:me|us|mine|ours)\b/iu
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
+  const section = classifyMessage(message, ctx);
+  if (section !== 'none') return section;
+  // A question followed by a few words on why it is asked ("What is my daughter's nursery
+  // called? The GP receptionist wants to know.", "dog breed? vet form"): the question decides.
+  // Not a request put as a question with its material after it ("Can you check my maths? I got
+  // 17 times 23 as 391. Show the working.").
+  const m = QUESTION_THEN_REASON.exec(message.trim());
+  const reason = m?.[2] ?? '';
+  if (
+    m &&
+    reason.split(/\s+/u).length <= REASON_MAX_WORDS &&
+    !/\d|[.!]\s+\S/u.test(reason) &&
+    !/^\s*(?:can|could|would|will)\s+(?:you|u)\b/iu.test(m[1] as string)
+  ) {
+    return classifyMessage(m[1] as string, ctx);
+  }
+  return 'none';
+}
+
+/** A question, then a short sentence with no question in it. */
+const QUESTION_THEN_REASON = /^([^?]{3,200}\?)\s+([^?]{1,80})$/u;
+const REASON_MAX_WORDS = 10;
+
+function classifyMessage(message: string, ctx: GateContext): MemorySection {
   const head = spelledOut(message.slice(0, HEAD_CHARS));
   let text = head;
   if (text.trim() === '') return 'none';
@@ -638,6 +662,7 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   // A message that points at what the user said before, or asks for what only memory knows
   // ("uses his name", "based on my diet"), needs memory however it is asked.
   if ((KNOWN_BEFORE.test(text) || TOLD_BEFORE.test(text)) && !CODE_LIKE.test(text)) return 'pinned';
+  if (BARE_FRAGMENT.test(text)) return 'pinned';
   if (
     (OWN_CONDITION.test(text) ||
       NEAR_OWN_PLACE.test(text) ||
@@ -791,6 +816,8 @@ const DIRECT_FIRST_PERSON = /\b(?:i|me|my|mine)\b/iu;
 const DIRECT_NOT =
   /\b(?:should|shall|could|would|can|must|might|may|ought|need|needs|gotta|will|supposed|how|why|best|worst|better|ideal|recommended|right|proper|correct|appropriate|worth|good|bad|reasonable|mean|means|meaning|stand\s+for|difference|called|happens?|happened|if|suits?|fits?|here)\b|['’](?:d|ll)\b|\b(?:have|has|got)\s+to\b|\bdo\s+(?:i|we)\s+do\b|\b(?:do|does|did)\s+(?:i|we)\s+\p{L}+\s+(?:a|an)\b|\b(?:lets?|shows?|helps?|stops?|keeps?|gives?|tells?|makes?|allows?|gets?|teach(?:es)?)\s+(?:me|us)\b/iu;
 const DIRECT_MAX_WORDS = 14;
+/** The few words a question may be followed by, saying why it is asked. */
+const DIRECT_MAX_REASON_WORDS = 10;
 /** How to work a tool: "the command I type", "which shortcut …", "the function I call". */
 const TOOL_WORDS =
   /\b(?:command|function|method|flag|option|setting|shortcut|plugin|library|package|formula)s?\b/iu;
@@ -798,8 +825,14 @@ const TOOL_WORDS =
 function directOwnQuestion(asked: string, text: string): boolean {
   const q = asked.trim();
   if (!/\?\s*$/u.test(q) && !/\?\s*$/u.test(text.trim()) && q !== text.trim()) return false;
-  // Standing alone: the message is the question (a greeting before it at most).
-  if (text.trim().length - q.length > 12) return false;
+  // Standing alone: the message is the question (a greeting before it at most), or says after
+  // it, in a few words, why it is asked ("… called? The GP receptionist wants to know.").
+  const whole = text.trim();
+  const at = whole.lastIndexOf(q);
+  if (at < 0 || at > 12) return false;
+  const after = whole.slice(at + q.length).trim();
+  if (after.includes('?') || (after !== '' && after.split(/\s+/u).length > DIRECT_MAX_REASON_WORDS))
+    return false;
   if (q.split(/\s+/u).length > DIRECT_MAX_WORDS) return false;
   if (!DIRECT_WH.test(q) || DIRECT_NOT.test(q) || TOOL_WORDS.test(q)) return false;
   // The user in the question's own clause ("what's the capital of Peru, I always forget" is not
@@ -867,6 +900,12 @@ const ENABLES_US =
   /\b(?:keeps?|stops?|prevents?|lets?|allows?|helps?|tells?|shows?|gives?)\s+(?:me|us)\b/iu;
 /** A task about the user's own people or things is short ("list my pets"). */
 const TASK_MAX_CONTENT_WORDS = 4;
+/**
+ * A bare note asking for something of one of theirs: "boss name", "dog breed? vet form",
+ * "wife's ring size?". Two or three words: nothing else it could be about.
+ */
+const BARE_FRAGMENT =
+  /^\s*(?:my\s+)?(?:husband|wife|partner|boyfriend|girlfriend|bf|gf|son|daughter|kids?|brother|sister|mum|mom|dad|boss|manager|dog|cat|puppy|kitten|pet)(?:['’]s)?\s+(?:name|names|breed|birthday|bday|age|surname|number|address|allergies|meds|size|ring\s+size|school|nursery|email)\s*(?:\?+\s*(?:[\p{L}]+\s*){0,4})?$/iu;
 const KIN_FRAGMENT =
   /^\s*(?:husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|brother|sister|mum|mom|dad|mother|father|grandma|grandpa|gran|nan|aunt|uncle|cousin|niece|nephew|boss|manager|kids|children)['’]s?\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s*\?+\s*$/iu;
 /** "hometown?", "allergies?": one word asked about, which must then clearly name a relation. */
