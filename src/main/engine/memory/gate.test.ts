@@ -905,6 +905,15 @@ describe('what the user told before, their known conditions and places, pointed 
     'boss name',
     'cat breed? insurance form',
     "What is my son's school called? The dentist is asking.",
+    "gf's birthday pls",
+    'Need a quick lunch the kids will eat, bear in mind how old they are.',
+    'Is Pickle the ferret or the rat? I told you once and forgot.',
+    'Find an audiobook chapter about as long as my train ride.',
+    'still on the same inhaler as far as you know?',
+    'Dad is visiting, plan lunch around the thing I said he cannot eat.',
+    'ok so which hotel did I book?? need the check-in time',
+    'Pick a collar size for my dog, you know the breed.',
+    'Figure out a wake-up time for me that fits my late shift.',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -941,6 +950,8 @@ describe('what the user told before, their known conditions and places, pointed 
     'Could you tidy up my paragraph? It goes in a newsletter.',
     'Which planet is closest to the sun? Settling a bet.',
     'How many days till Christmas?',
+    'Work out how much paint I need for a 4 by 3 metre wall.',
+    'As far as you know, is Pluto still a planet?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });
