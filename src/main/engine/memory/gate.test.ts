@@ -914,6 +914,20 @@ describe('what the user told before, their known conditions and places, pointed 
     'ok so which hotel did I book?? need the check-in time',
     'Pick a collar size for my dog, you know the breed.',
     'Figure out a wake-up time for me that fits my late shift.',
+    'whit wis the name o ma joiner again',
+    'write a text tae the gaffer sayin a cannae make Monday',
+    'draft a msg to my lead asking to push our 1:1 to Friday',
+    "a weekly shop list that won't set my reflux off",
+    "a beginner hike that won't wreck my bad ankle",
+    'weekend trips from mine, under two hours drive',
+    'plan my savings based on what I earn each month',
+    'write a card for my gran bearing in mind how she is with her eyesight',
+    'a study plan that works round my rota',
+    "when's the bairn's sports day again",
+    "Wife's new office is where now?",
+    'eircode for the new house? the bank wants it',
+    'that running club I joined last year, the name escapes me',
+    'a resignation email, short, addressed to my manager',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -952,6 +966,9 @@ describe('what the user told before, their known conditions and places, pointed 
     'How many days till Christmas?',
     'Work out how much paint I need for a 4 by 3 metre wall.',
     'As far as you know, is Pluto still a planet?',
+    'hey can u write a bday msg for my cousin shes turning 30 and loves hiking',
+    'Write a letter to the landlord of a fictional castle for my novel.',
+    'What is ma as a word, is it slang?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

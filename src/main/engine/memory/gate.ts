@@ -119,11 +119,13 @@ const AT_HAND = new RegExp(
 const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b))\b/iu;
 /** A request made as a bare noun phrase: "something to cook tonight that …", "ideas for …". */
 const NOUN_REQUEST =
-  /^\s*(?:(?:hey|hi|ok(?:ay)?|so|pls|plz|please)[,!]?\s+)?(?:something|anything|ideas?|options?|suggestions?)\s+(?:to|for|that|i|we)\b/iu;
+  /^\s*(?:(?:hey|hi|ok(?:ay)?|so|pls|plz|please)[,!]?\s+)?(?:(?:something|anything|ideas?|options?|suggestions?)\s+(?:to|for|that|i|we)\b|(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,3}?(?:list|plan|recipes?|meals?|routine|workout|session|itinerary|menu|playlist|dinner|lunch|breakfast|hike|walk|trip|ideas?)\s+(?:that|for|i|we|to)\b)/iu;
 /**
  * One of their people called by the kin word they use as a name ("a card for Mum", "ring Dad"):
  * capitalised, without "my".
  */
+const TO_THE_ROLE =
+  /\b(?:to|for)\s+the\s+(?:boss|gaffer|missus|wife|hubby|husband|manager|landlord|landlady)\b(?!\s+of\b)/iu;
 const KIN_AS_NAME =
   /\b(?:Mum|Mom|Mam|Mammy|Mummy|Dad|Daddy|Nan|Nana|Nanna|Gran|Granny|Grandma|Grandad|Grandpa)\b/u;
 /** A request to put in what only memory knows of someone: "that mentions her roses". */
@@ -137,7 +139,7 @@ const MENTIONS_THEIRS =
  * willing to eat", "day trips from where I'm based", "a vet near me".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]t (?:(?:hurt|upset|harm|aggravate|worsen|irritate) (?:me|us|my|our|anything)|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]?t (?:(?:hurt|upset|harm|aggravate|worsen|irritate|wreck|trigger|flare(?: up)?|be too hard on|kill) (?:me|us|my|our|anything)|set (?:my|our) [\p{L}-]+(?: [\p{L}-]+)? off|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -243,7 +245,7 @@ const ACTION_EFFECT =
  * gives ("for my husband about his air fryer"), is a task like any other.
  */
 const TO_PERSON =
-  /\b(?:email|e-mail|letter|note|message|text|card|reply|toast|speech|(?:poem|limerick|rhyme|song|verse)(?![^.!?]*\babout\b))\s+(?:to|for|(?:thanking|congratulating|inviting|reminding|asking|telling|wishing|welcoming))\s+(?=(?:my|our)\b)(?!(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+(?:['’]s|s['’])(?:\s|$))(?<whom>(?:my|our)(?:\s+[\p{L}-]+){1,3})|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
+  /\b(?:email|e-mail|letter|note|message|msg|dm|whatsapp|request|invite|apology|text|card|reply|toast|speech|(?:poem|limerick|rhyme|song|verse)(?![^.!?]*\babout\b))\s+(?:to|for|(?:thanking|congratulating|inviting|reminding|asking|telling|wishing|welcoming))\s+(?=(?:my|our)\b)(?!(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+(?:['’]s|s['’])(?:\s|$))(?<whom>(?:my|our)(?:\s+[\p{L}-]+){1,3})|\b(?:his|her|their)\s+(?:name|names|tastes?|favou?rites?|age)\b|\bname\s+in\s+it\b|\bwhat\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+into\b|\b(?:he|she|they)(?:['’]d|\s+would)\s+(?:\w+\s+){0,2}?(?:like|love|enjoy|want|appreciate|be\s+(?:excited|into|happy))\b/iu;
 /**
  * "My dad swears bats are blind", "my colleague says you can't start a sentence with
  * 'because'", "settle an argument between me and my brother": a claim checked or a dispute
@@ -277,7 +279,7 @@ const ASKS_QUANTITY =
  * theirs ("my kid's teacher"). What memory would add, the message already gives.
  */
 const DESCRIBED_PERSON =
-  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|[^]*?[.!?:;]\s+(?:[Hh]e|[Ss]he|[Tt]hey)(?:['’]s|['’]re|\s+is|\s+are|\s+loves?|\s+likes?|\s+has|\s+plays|\s+and)\b|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
+  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|[^]*?[.!?:;]\s+(?:[Hh]e|[Ss]he|[Tt]hey)(?:['’]s|['’]re|\s+is|\s+are|\s+loves?|\s+likes?|\s+has|\s+plays|\s+and)\b|\s+(?:[Hh]es|[Ss]hes|[Tt]heyre)\s+\p{Ll}|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
 /**
  * A yes/no question about a thing of theirs that states its circumstances ("Does my car need
  * winter tyres if it rarely snows where I live?"): the answer follows from what it says.
@@ -338,6 +340,15 @@ const CHAT_SPELLINGS: readonly [RegExp, string][] = [
   [/\b(?:tmrw|tmrrw|tmr|2moro|2morrow)\b/giu, 'tomorrow'],
   [/\bb-?day\b/giu, 'birthday'],
   [/\bwknd\b/giu, 'weekend'],
+  // Scots: "whit's ma gaffer cawed", "fae mine", "cannae make it".
+  [/\bwhit\b/giu, 'what'],
+  [/\bma\b(?=\s+\p{Ll})/gu, 'my'],
+  [/\bfae\b/giu, 'from'],
+  [/\btae\b/giu, 'to'],
+  [/\bwi\b/giu, 'with'],
+  [/\bwis\b/giu, 'was'],
+  [/\bcannae\b/giu, "can't"],
+  [/\bdinnae\b/giu, "don't"],
 ];
 
 function spelledOut(text: string): string {
@@ -355,7 +366,7 @@ const ASKED_AGAIN =
 
 /** "mums bday", "dad's number": close kin named without "my" are the user's own. */
 const KIN_POSSESSIVE =
-  /\b(?:mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa|sis|bro|hubby|wifey|kiddo)(?:['’]s|s)\b|\bthe\s+(?:missus|wife|hubby|husband|kids|kiddos|boss|dogs?|cats?|folks|in-laws)\b/iu;
+  /\b(?:mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa|sis|bro|hubby|wifey|kiddo)(?:['’]s|s)\b|\bthe\s+(?:missus|wife|hubby|husband|kids|kiddos|boss|dogs?|cats?|folks|in-laws|weans?|bairns?)(?:['’]s)?\b/iu;
 
 /**
  * "the guy I share a desk with", "the woman we carpool with": someone of theirs named by what
@@ -371,7 +382,7 @@ const PERSON_BY_DEED =
  * things", "that theme she's obsessed with").
  */
 const KNOWN_BEFORE =
-  /\bbased\s+on\s+(?:my|our|what\s+you\s+know)\b|\b(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+['’]s\s+names?\b|\b(?:i|we)\s+(?:said|told\s+you|mentioned|talked\s+about)\s+(?:is|was|are|were|has|had|earlier|before|last\s+(?:time|week|month)|the\s+other\s+day|previously)\b|\b(?:us(?:es?|ing)|with|include|includes|including|mentions?|mentioning)\s+(?:his|her|their|my|our)\s+(?:(?:first\s+|full\s+|real\s+)?names?|favou?rite\s+[\p{L}-]+)|\bmentions?\s+(?:where|when|how)\s+(?:they|we|he|she)\s+met\b|\bmentions?\s+what\s+(?:they|he|she)\s+did\s+for\s+(?:me|us)\b|\b(?:per|from|in)\s+(?:your|ur)\s+notes\b|\b(?:around|with|of)\s+(?:my|our)\s+[\p{L}-]+(?:['’]s|s['’])\s+favou?rite\s+things\b|\bthat\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:obsessed\s+with|into|mad\s+about|crazy\s+about)\b/iu;
+  /\bbased\s+on\s+(?:my|our|what\s+you\s+know|what\s+(?:i|we)\s+\p{L})|\b(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+['’]s\s+names?\b|\b(?:i|we)\s+(?:said|told\s+you|mentioned|talked\s+about)\s+(?:is|was|are|were|has|had|earlier|before|last\s+(?:time|week|month)|the\s+other\s+day|previously)\b|\b(?:us(?:es?|ing)|with|include|includes|including|mentions?|mentioning)\s+(?:his|her|their|my|our)\s+(?:(?:first\s+|full\s+|real\s+)?names?|favou?rite\s+[\p{L}-]+)|\bmentions?\s+(?:where|when|how)\s+(?:they|we|he|she)\s+met\b|\bmentions?\s+what\s+(?:they|he|she)\s+did\s+for\s+(?:me|us)\b|\b(?:per|from|in)\s+(?:your|ur)\s+notes\b|\b(?:around|with|of)\s+(?:my|our)\s+[\p{L}-]+(?:['’]s|s['’])\s+favou?rite\s+things\b|\bthat\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:obsessed\s+with|into|mad\s+about|crazy\s+about)\b/iu;
 
 /**
  * A thing of theirs named by what they do with it, how they stand to it, its kind or their
@@ -394,6 +405,9 @@ const OWN_ATTRIBUTE =
 const TOLD_BEFORE =
   /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we|he|she|they)\b|\b(?:i|we)\s+(?:told|said\s+to)\s+(?:you|u)\s+(?:once|before|already|earlier|last\s+time)\b|\b(?:you|u)\s+know\s+(?:the|his|her|their)\s+(?:breed|name|age|size|model|make|dates?|address|route)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
 
+/** A message opened on their partner's or parent's things, bare: "Husband's office moved to where now?". */
+const PARTNER_OPENING =
+  /^\s*(?:husband|wife|hubby|missus|partner|boyfriend|girlfriend|bf|gf|fianc[eé]e?|mum|mom|dad)['’]s\s+\p{L}/iu;
 const AS_FAR_AS_YOU_KNOW = /\bas\s+far\s+as\s+(?:you|u)\s+(?:know|remember|recall)\b/iu;
 
 /**
@@ -442,12 +456,12 @@ const AWAY_FOR =
  * liked", "mentions the trip we took together", "a walk from home that avoids the hill".
  */
 const OWN_PLANS_AND_PAST = new RegExp(
-  String.raw`\bthe\s+(?:${MONTHS.filter((m) => m !== 'may').join('|')})\s+(?:trip|vacation|holiday|hols|break|getaway|visit|wedding|conference|move)\b|\bthat\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|tried|went\s+to|stayed\s+at|ate\s+at)\b|\b(?:mentions?|mentioning|references?|including)\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:took|did|had|went|made|shared|spent)\b|\b(?:walk|run|ride|route|drive|cycle|loop)\s+(?:from|near|around)\s+(?:home|my\s+(?:house|place|flat))\b|\bthe\s+[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have)\s+got\s+(?:coming\s+up|booked|planned)\b|\bhow\s+(?:many|long)\s+(?:[\p{L}]+\s+)?(?:till|until|before)\s+(?:i|we)\s+(?:fly|leave|go\s+away|head\s+off|move|start|finish|travel)\b`,
+  String.raw`\bthe\s+(?:${MONTHS.filter((m) => m !== 'may').join('|')})\s+(?:trip|vacation|holiday|hols|break|getaway|visit|wedding|conference|move)\b|\bthat\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|tried|went\s+to|stayed\s+at|ate\s+at|joined|used|bought|booked|met)\b|\b(?:postcode|address|zip\s+code|eircode)\s+(?:for|of|at)\s+(?:the|my|our)\s+(?:new\s+)?(?:flat|house|place|home|apartment|office)\b|\b(?:name|word|title)\s+(?:escapes|eludes)\s+me\b|\b(?:mentions?|mentioning|references?|including)\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:took|did|had|went|made|shared|spent)\b|\b(?:walk|run|ride|route|drive|cycle|loop)\s+(?:from|near|around)\s+(?:home|my\s+(?:house|place|flat))\b|\bthe\s+[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have)\s+got\s+(?:coming\s+up|booked|planned)\b|\bhow\s+(?:many|long)\s+(?:[\p{L}]+\s+)?(?:till|until|before)\s+(?:i|we)\s+(?:fly|leave|go\s+away|head\s+off|move|start|finish|travel)\b`,
   'iu',
 );
 
 const OWN_DOINGS =
-  /\bhow\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ve\s+been|\s+have\s+been)\s+(?:getting\s+on|doing|progressing|going|coming\s+along)\s+(?:with|on|at|in)\b|\b(?:i|me)\s+personally\b|\b(?:mention|mentioning|include|including)\s+(?:where|what|who|how)\s+(?:i|we)\s+\p{L}|\b(?:my|our)\s+(?:actual|real)\s+(?:role|job|work|hobbies|interests|situation|schedule|life|name|age|details)\b|\b(?:with|include|including|add|put)\s+(?:my|our)\s+(?:address|postcode|zip\s+code|phone\s+number|email|full\s+name|details)\b|\b(?:suits?|works?\s+for|fits?)\s+everyone\s+in\s+(?:the|my|our)\s+(?:house|household|family|home|flat)\b|\b(?:both|all|the|our|my)\s+(?:[\p{L}]+\s+)?(?:kids|children|boys|girls|twins)['’]\s*(?:ages|age|bedtimes|schedules|diets)\b/iu;
+  /\bhow\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ve\s+been|\s+have\s+been)\s+(?:getting\s+on|doing|progressing|going|coming\s+along)\s+(?:with|on|at|in)\b|\b(?:i|me)\s+personally\b|\baddressed\s+to\s+(?:my|our)\s+(?:manager|boss|lead|landlord|teacher|gp|doctor)\b|\b(?:mention|mentioning|include|including)\s+(?:where|what|who|how)\s+(?:i|we)\s+\p{L}|\b(?:my|our)\s+(?:actual|real)\s+(?:role|job|work|hobbies|interests|situation|schedule|life|name|age|details)\b|\b(?:with|include|including|add|put)\s+(?:my|our)\s+(?:address|postcode|zip\s+code|phone\s+number|email|full\s+name|details)\b|\b(?:suits?|works?\s+for|fits?)\s+everyone\s+in\s+(?:the|my|our)\s+(?:house|household|family|home|flat)\b|\b(?:both|all|the|our|my)\s+(?:[\p{L}]+\s+)?(?:kids|children|boys|girls|twins)['’]\s*(?:ages|age|bedtimes|schedules|diets)\b/iu;
 
 /**
  * A question or request that the user's own circumstances decide, pointed at without being
@@ -460,7 +474,7 @@ const OWN_DOINGS =
  * …", "using my experience: 6 years in retail").
  */
 const OWN_CIRCUMSTANCES =
-  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keep|bear)\s+in\s+mind\s+(?:how|what|where|who)\s+(?:old\s+|much\s+|far\s+)?(?:i|we|they|he|she)\b|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+around\s+(?:my|our|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
+  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keep|keeping|bear|bearing)\s+in\s+mind\s+(?:how|what|where|who)\s+(?:old\s+|much\s+|far\s+)?(?:i|we|they|he|she)\b|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+a?round\s+(?:my|our|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
 
 /**
  * What the user (or one of theirs) likes, has enjoyed, hates or reacts to, by a relative clause
@@ -496,7 +510,8 @@ const OWN_WORKPLACE = /\b(?:at|in)\s+(?:my|our)\s+(?:company|workplace|firm|work
  */
 const WHERE_THEY_LIVE =
   /\bwhere\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:now\s+|currently\s+)?(?:live|living|stay|staying|based|settled)\b(?!\s*[:,]?\s+(?:is|in|at|on|near)\b)/iu;
-const NEAR_THEM = /\b(?:near|close\s+to|round|around)\s+(?:me|us|mine|ours)\b/iu;
+const NEAR_THEM =
+  /\b(?:near|close\s+to|round|around)\s+(?:me|us|mine|ours)\b|\bfrom\s+(?:mine|ours)\b/iu;
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
@@ -659,12 +674,16 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
     !CODE_LIKE.test(text)
   )
     return 'pinned';
+  // "a text to the gaffer saying I can't make it": one of theirs, called by the role they have.
+  if (task && TO_THE_ROLE.test(text) && !DESCRIBED_PERSON.test(text) && !CODE_LIKE.test(text))
+    return 'pinned';
   if (task && MENTIONS_THEIRS.test(text) && (KIN_AS_NAME.test(text) || mentionsOwnPerson(text)))
     return 'pinned';
   // A message that points at what the user said before, or asks for what only memory knows
   // ("uses his name", "based on my diet"), needs memory however it is asked.
   if ((KNOWN_BEFORE.test(text) || TOLD_BEFORE.test(text)) && !CODE_LIKE.test(text)) return 'pinned';
   if (BARE_FRAGMENT.test(text)) return 'pinned';
+  if (PARTNER_OPENING.test(text) && !HOW_TO.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   // "still on the same pill as far as u know?": asked of what memory holds of them, not of a
   // thing with a name ("As far as you know, is Pluto still a planet?").
   if (AS_FAR_AS_YOU_KNOW.test(text) && (FIRST_PERSON.test(text) || !/\s\p{Lu}\p{Ll}/u.test(text)))
@@ -803,6 +822,20 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
     QUESTION.test(text) &&
     AVAILABILITY.test(asked) &&
     AT_TIME.test(asked)
+  )
+    return 'pinned';
+  if (
+    process.env.GATE_P === '1' &&
+    !task &&
+    !advice &&
+    !generalCause &&
+    !HOW_TO.test(asked) &&
+    !CODE_LIKE.test(text) &&
+    QUESTION.test(text) &&
+    FIRST_PERSON.test(asked) &&
+    text.trim().split(/\s+/u).length <= Number(process.env.GATE_PW ?? 20) &&
+    !AT_HAND.test(text) &&
+    !/\d/u.test(text)
   )
     return 'pinned';
   return 'none';

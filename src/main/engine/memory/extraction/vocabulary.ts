@@ -13,6 +13,7 @@ const PEOPLE: Record<string, PersonRelation> = {
   boss: 'manager',
   supervisor: 'manager',
   'team lead': 'manager',
+  lead: 'manager',
   'team leader': 'manager',
   'shift lead': 'manager',
   'shift leader': 'manager',
