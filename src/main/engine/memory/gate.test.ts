@@ -928,6 +928,10 @@ describe('what the user told before, their known conditions and places, pointed 
     'eircode for the new house? the bank wants it',
     'that running club I joined last year, the name escapes me',
     'a resignation email, short, addressed to my manager',
+    "batch cooking for the week that won't set my gout off",
+    "a stretch before work that won't aggravate my bad back",
+    "when's ma MOT due",
+    'a pudding for the wife that is fine with her allergies',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -968,6 +972,7 @@ describe('what the user told before, their known conditions and places, pointed 
     'As far as you know, is Pluto still a planet?',
     'hey can u write a bday msg for my cousin shes turning 30 and loves hiking',
     'Write a letter to the landlord of a fictional castle for my novel.',
+    'ma and pa kettle, who were they?',
     'What is ma as a word, is it slang?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');

@@ -124,6 +124,8 @@ const NOUN_REQUEST =
  * One of their people called by the kin word they use as a name ("a card for Mum", "ring Dad"):
  * capitalised, without "my".
  */
+const THEIR_LIMITS =
+  /\b(?:with|around|for|of)\s+(?:his|her|their)\s+(?:intolerances?|allerg\w+|diet|dietary\s+(?:needs|requirements)|condition|restrictions)\b/iu;
 const TO_THE_ROLE =
   /\b(?:to|for)\s+the\s+(?:boss|gaffer|missus|wife|hubby|husband|manager|landlord|landlady)\b(?!\s+of\b)/iu;
 const KIN_AS_NAME =
@@ -342,7 +344,7 @@ const CHAT_SPELLINGS: readonly [RegExp, string][] = [
   [/\bwknd\b/giu, 'weekend'],
   // Scots: "whit's ma gaffer cawed", "fae mine", "cannae make it".
   [/\bwhit\b/giu, 'what'],
-  [/\bma\b(?=\s+\p{Ll})/gu, 'my'],
+  [/\bma\b(?=\s+\p{L})(?!\s+(?:and|n|&)\b)/gu, 'my'],
   [/\bfae\b/giu, 'from'],
   [/\btae\b/giu, 'to'],
   [/\bwi\b/giu, 'with'],
@@ -417,7 +419,7 @@ const AS_FAR_AS_YOU_KNOW = /\bas\s+far\s+as\s+(?:you|u)\s+(?:know|remember|recal
  * stomach"; what they have to hand: "with the equipment I've got", "using the tools we own".
  */
 const OWN_CONDITION =
-  /\bmy\s+(?!(?:favou?rite|best|worst|only|first|last|whole|one|other|own|next|new|old)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s+thing\b(?!\s+(?:is|was|keeps|kept|won['’]t|doesn['’]t|isn['’]t|wasn['’]t|has|had|broke|stopped|started|just))|\b(?:kind|easy|gentle|easier|kinder|gentler)\s+(?:on|to)\s+(?:my|our)\s+\p{L}|\b(?:mess|interfere)\s+(?:with|w\/?)\s+(?:my|our)\s+\p{L}|\b(?:with|using|from|out\s+of)\s+(?:the|what)\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?got\b|\b(?:with|using)\s+the\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)\s+(?:already\s+)?own\b/iu;
+  /\bmy\s+(?!(?:favou?rite|best|worst|only|first|last|whole|one|other|own|next|new|old)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s+thing\b(?!\s+(?:is|was|keeps|kept|won['’]t|doesn['’]t|isn['’]t|wasn['’]t|has|had|broke|stopped|started|just))|\b(?:kind|easy|gentle|easier|kinder|gentler)\s+(?:on|to)\s+(?:my|our)\s+\p{L}|\b(?:mess|interfere)\s+(?:with|w\/?)\s+(?:my|our)\s+\p{L}|\bwon['’]?t\s+(?:hurt|upset|harm|aggravate|worsen|irritate|wreck|trigger|flare(?:\s+up)?|be\s+too\s+hard\s+on|kill)\s+(?:my|our)\s+\p{L}|\bwon['’]?t\s+set\s+(?:my|our)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+off\b|\b(?:with|using|from|out\s+of)\s+(?:the|what)\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?got\b|\b(?:with|using)\s+the\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)\s+(?:already\s+)?own\b/iu;
 
 /**
  * What one of their people liked or said, pointed at: "that whisky my dad liked", "the place my
@@ -676,6 +678,15 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
     return 'pinned';
   // "a text to the gaffer saying I can't make it": one of theirs, called by the role they have.
   if (task && TO_THE_ROLE.test(text) && !DESCRIBED_PERSON.test(text) && !CODE_LIKE.test(text))
+    return 'pinned';
+  // "a dinner for the missus that's alright with her intolerance": what memory knows of one of
+  // theirs decides it.
+  if (
+    THEIR_LIMITS.test(text) &&
+    (KIN_POSSESSIVE.test(text) || KIN_AS_NAME.test(text) || mentionsOwnPerson(text)) &&
+    !DESCRIBED_PERSON.test(text) &&
+    !generalCause
+  )
     return 'pinned';
   if (task && MENTIONS_THEIRS.test(text) && (KIN_AS_NAME.test(text) || mentionsOwnPerson(text)))
     return 'pinned';
