@@ -932,6 +932,18 @@ describe('what the user told before, their known conditions and places, pointed 
     "a stretch before work that won't aggravate my bad back",
     "when's ma MOT due",
     'a pudding for the wife that is fine with her allergies',
+    'Which payroll system does the new firm use? Want to learn it first',
+    'Is it Tuesday or Wednesday I am booked in for the clinic?',
+    'Gift idea for my nephew, suitable for his age',
+    'A run I could do near home before work, 40 minutes max',
+    'Lesson ideas built around the book I said my class is studying',
+    'draft the trip letter to parents, you know the grade and where we are going',
+    'new boss name what ah',
+    'tram I take to work — which line again?',
+    'Quick lunches that fit what the doctor said about my cholesterol',
+    'Plan a quiet Saturday for me and the husband close to the house',
+    'A week of dinners, bearing in mind the change I made in spring',
+    'A training plan for the 10k I signed up for',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -973,6 +985,10 @@ describe('what the user told before, their known conditions and places, pointed 
     'hey can u write a bday msg for my cousin shes turning 30 and loves hiking',
     'Write a letter to the landlord of a fictional castle for my novel.',
     'ma and pa kettle, who were they?',
+    "we got a shed with the new house, what's the best wood stain for it?",
+    'Is it normal or worrying that I am tired after lunch?',
+    'A restaurant near the house of Anne Frank?',
+    "what's the capital of Peru again? I always forget",
     'What is ma as a word, is it slang?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');

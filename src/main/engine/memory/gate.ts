@@ -119,7 +119,7 @@ const AT_HAND = new RegExp(
 const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b))\b/iu;
 /** A request made as a bare noun phrase: "something to cook tonight that …", "ideas for …". */
 const NOUN_REQUEST =
-  /^\s*(?:(?:hey|hi|ok(?:ay)?|so|pls|plz|please)[,!]?\s+)?(?:(?:something|anything|ideas?|options?|suggestions?)\s+(?:to|for|that|i|we)\b|(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,3}?(?:list|plan|recipes?|meals?|routine|workout|session|itinerary|menu|playlist|dinner|lunch|breakfast|hike|walk|trip|ideas?)\s+(?:that|for|i|we|to)\b)/iu;
+  /^\s*(?:(?:hey|hi|ok(?:ay)?|so|pls|plz|please)[,!]?\s+)?(?:(?:[\p{L}-]+\s+){0,2}?(?:something|anything|ideas?|options?|suggestions?)\s+(?:to|for|that|i|we)\b|(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,3}?(?:list|plan|recipes?|meals?|routine|workout|session|itinerary|menu|playlist|dinner|lunch|breakfast|hike|walk|trip|ideas?)\s+(?:that|for|i|we|to)\b)/iu;
 /**
  * One of their people called by the kin word they use as a name ("a card for Mum", "ring Dad"):
  * capitalised, without "my".
@@ -141,7 +141,7 @@ const MENTIONS_THEIRS =
  * willing to eat", "day trips from where I'm based", "a vet near me".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]?t (?:(?:hurt|upset|harm|aggravate|worsen|irritate|wreck|trigger|flare(?: up)?|be too hard on|kill) (?:me|us|my|our|anything)|set (?:my|our) [\p{L}-]+(?: [\p{L}-]+)? off|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:suitable|right|appropriate|good) for (?:his|her|their|my|our) age\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]?t (?:(?:hurt|upset|harm|aggravate|worsen|irritate|wreck|trigger|flare(?: up)?|be too hard on|kill) (?:me|us|my|our|anything)|set (?:my|our) [\p{L}-]+(?: [\p{L}-]+)? off|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -367,6 +367,10 @@ const ASKED_AGAIN =
   /\b(?:what|whats|who|whos|whom|whose|where|wheres|whereabouts|when|which|how\s+(?:long|old|many|much|far|often)|how\s+do\s+(?:you|u)\s+spell)\b[^.!?]{0,80}?\bagain\b[\s?!.,]*(?:(?:lol|lmao|haha+|pls|plz|please)\b[\s?!.,]*)?(?:[\p{Extended_Pictographic}\u{FE0F}\u{200D}][\s?!.,]*)*(?:,\s*(?:[\p{L}'’]+\s*){1,6})?$/iu;
 
 /** "mums bday", "dad's number": close kin named without "my" are the user's own. */
+/** A short message whose "… again?" question follows what it is about. */
+const AGAIN_SETTING_MAX_CHARS = 80;
+/** "the bus I take", "the gym we go to": a thing of theirs by their habit, with or without "the". */
+const OWN_HABIT_CLAUSE = /\b(?:i|we)\s+(?:take|use|drive|go\s+to|catch|ride)\b/iu;
 const KIN_POSSESSIVE =
   /\b(?:mum|mom|mam|dad|nan|nana|gran|granny|grandma|grandad|grandpa|sis|bro|hubby|wifey|kiddo)(?:['’]s|s)\b|\bthe\s+(?:missus|wife|hubby|husband|kids|kiddos|boss|dogs?|cats?|folks|in-laws|weans?|bairns?)(?:['’]s)?\b/iu;
 
@@ -405,7 +409,7 @@ const OWN_ATTRIBUTE =
  * "like you did last time". What it points at is in memory, whatever the request.
  */
 const TOLD_BEFORE =
-  /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we|he|she|they)\b|\b(?:i|we)\s+(?:told|said\s+to)\s+(?:you|u)\s+(?:once|before|already|earlier|last\s+time)\b|\b(?:you|u)\s+know\s+(?:the|his|her|their)\s+(?:breed|name|age|size|model|make|dates?|address|route)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
+  /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we|he|she|they|my|our)\b|\b(?:i|we)\s+(?:told|said\s+to)\s+(?:you|u)\s+(?:once|before|already|earlier|last\s+time)\b|\b(?:you|u)\s+know\s+(?:the|his|her|their)\s+(?:breed|name|age|size|model|make|dates?|address|route|grade|class|year|school|team|times)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
 
 /** A message opened on their partner's or parent's things, bare: "Husband's office moved to where now?". */
 const PARTNER_OPENING =
@@ -432,7 +436,7 @@ const THEIR_PERSON_SAID =
  * the ward or next?".
  */
 const WHICH_TIME_MINE =
-  /^\s*(?:(?:hey|hi|ok|so|wait)[,!]?\s+)?is\s+it\s+(?:this|next|on)\s+[^?]{1,25}?\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)\s+\p{L}+ing\b/iu;
+  /^\s*(?:(?:hey|hi|ok|so|wait)[,!]?\s+)?is\s+it\s+(?:(?:this|next|on)\s+[^?]{1,25}?|[^?]{1,25}?\s+or\s+[^?]{1,25}?)\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)\s+\p{L}+(?:ing|ed)\b/iu;
 
 /**
  * Where the user lives or works, as the place a request is near: "within an hour of my house",
@@ -458,7 +462,7 @@ const AWAY_FOR =
  * liked", "mentions the trip we took together", "a walk from home that avoids the hill".
  */
 const OWN_PLANS_AND_PAST = new RegExp(
-  String.raw`\bthe\s+(?:${MONTHS.filter((m) => m !== 'may').join('|')})\s+(?:trip|vacation|holiday|hols|break|getaway|visit|wedding|conference|move)\b|\bthat\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|tried|went\s+to|stayed\s+at|ate\s+at|joined|used|bought|booked|met)\b|\b(?:postcode|address|zip\s+code|eircode)\s+(?:for|of|at)\s+(?:the|my|our)\s+(?:new\s+)?(?:flat|house|place|home|apartment|office)\b|\b(?:name|word|title)\s+(?:escapes|eludes)\s+me\b|\b(?:mentions?|mentioning|references?|including)\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:took|did|had|went|made|shared|spent)\b|\b(?:walk|run|ride|route|drive|cycle|loop)\s+(?:from|near|around)\s+(?:home|my\s+(?:house|place|flat))\b|\bthe\s+[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have)\s+got\s+(?:coming\s+up|booked|planned)\b|\bhow\s+(?:many|long)\s+(?:[\p{L}]+\s+)?(?:till|until|before)\s+(?:i|we)\s+(?:fly|leave|go\s+away|head\s+off|move|start|finish|travel)\b`,
+  String.raw`\bthe\s+(?:${MONTHS.filter((m) => m !== 'may').join('|')})\s+(?:trip|vacation|holiday|hols|break|getaway|visit|wedding|conference|move)\b|\bthat\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|tried|went\s+to|stayed\s+at|ate\s+at|joined|used|bought|booked|met)\b|\b(?:postcode|address|zip\s+code|eircode)\s+(?:for|of|at)\s+(?:the|my|our)\s+(?:new\s+)?(?:flat|house|place|home|apartment|office)\b|\b(?:name|word|title)\s+(?:escapes|eludes)\s+me\b|\bthe\s+new\s+(?:firm|job|place|office|company|school|role|team|gym)\b|\bwhat\s+(?:the|my)\s+(?:doc|doctor|gp|physio|dentist|vet|consultant|nurse|specialist)\s+(?:said|told\s+me|recommended)\b|\bthe\s+(?:change|decision|switch|resolution|promise)\s+(?:i|we)\s+(?:made|took|set)\b|\bthe\s+(?:[\p{L}\p{N}-]+\s+){1,2}?(?:i|we)(?:['’]ve)?\s+(?:signed\s+up\s+for|entered|registered\s+for|enrolled\s+(?:in|on))\b|\b(?:mentions?|mentioning|references?|including)\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:took|did|had|went|made|shared|spent)\b|\b(?:walk|run|ride|route|drive|cycle|loop|trip|day\s+out|weekend)\s+(?:[\p{L}'’-]+\s+){0,4}?(?:from|near|around)\s+(?:home|my\s+(?:house|place|flat))\b|\b(?:near|close\s+to)\s+(?:home|the\s+house)\b(?!\s+of\b)|\bthe\s+[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have)\s+got\s+(?:coming\s+up|booked|planned)\b|\bhow\s+(?:many|long)\s+(?:[\p{L}]+\s+)?(?:till|until|before)\s+(?:i|we)\s+(?:fly|leave|go\s+away|head\s+off|move|start|finish|travel)\b`,
   'iu',
 );
 
@@ -656,7 +660,12 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
     (RECALL_OPEN.test(text) && (personal || named)) ||
     (ASKED_AGAIN.test(ownQuestion) &&
       !HOW_TO.test(ownQuestion) &&
-      (FIRST_PERSON.test(ownQuestion) || KIN_POSSESSIVE.test(ownQuestion) || named));
+      (FIRST_PERSON.test(ownQuestion) ||
+        KIN_POSSESSIVE.test(ownQuestion) ||
+        named ||
+        // "night bus I take home — which number again?", "my daughter's turning… how old again?"
+        (text.length <= AGAIN_SETTING_MAX_CHARS &&
+          (OWN_HABIT_CLAUSE.test(text) || mentionsOwnPerson(text)))));
   // A task that is explicitly about remembered things still gets memory ("write a toast for
   // my sister Anna's wedding" when Anna is known), and so does one the user asks to fit their
   // own tastes or limits ("a dinner I can actually eat"); other tasks get none.
@@ -955,7 +964,7 @@ const TASK_MAX_CONTENT_WORDS = 4;
  * "wife's ring size?". Two or three words: nothing else it could be about.
  */
 const BARE_FRAGMENT =
-  /^\s*(?:my\s+)?(?:husband|wife|partner|boyfriend|girlfriend|bf|gf|son|daughter|kids?|brother|sister|mum|mom|dad|boss|manager|dog|cat|puppy|kitten|pet)(?:['’]s)?\s+(?:name|names|breed|birthday|bday|age|surname|number|address|allergies|meds|size|ring\s+size|school|nursery|email)(?:\s+(?:pls|plz|please|thx|again))?\s*(?:\?+\s*(?:[\p{L}]+\s*){0,4})?$/iu;
+  /^\s*(?:my\s+)?(?:new\s+|old\s+)?(?:husband|wife|partner|boyfriend|girlfriend|bf|gf|son|daughter|kids?|brother|sister|mum|mom|dad|boss|manager|dog|cat|puppy|kitten|pet)(?:['’]s)?\s+(?:name|names|breed|birthday|bday|age|surname|number|address|allergies|meds|size|ring\s+size|school|nursery|email)(?:\s+(?:pls|plz|please|thx|again|what\s+ah|what))?\s*(?:\?+\s*(?:[\p{L}]+\s*){0,4})?$/iu;
 const KIN_FRAGMENT =
   /^\s*(?:husband|wife|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|brother|sister|mum|mom|dad|mother|father|grandma|grandpa|gran|nan|aunt|uncle|cousin|niece|nephew|boss|manager|kids|children)['’]s?\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s*\?+\s*$/iu;
 /** "hometown?", "allergies?": one word asked about, which must then clearly name a relation. */
