@@ -944,6 +944,19 @@ describe('what the user told before, their known conditions and places, pointed 
     'Plan a quiet Saturday for me and the husband close to the house',
     'A week of dinners, bearing in mind the change I made in spring',
     'A training plan for the 10k I signed up for',
+    'the shoulder exercises the physio gave me, list them again',
+    "the dog's groomer appointment, was it the 3rd or the 4th",
+    "a gym plan that won't stuff me back any worse",
+    'That concert I said the choir was giving, what date was it?',
+    'Make me a meal plan for nights, you know the pattern I work',
+    'The pottery class I joined, is it Monday or Wednesday?',
+    'reminder what exam I said I am sitting, the first or the second',
+    'Write an invite for the family chat, use the date I said',
+    'which food did the vet say for her kidneys?',
+    'Now the bike is sold, how do I get to the office from my flat?',
+    "Roommate's birthday soon, what was he into again?",
+    'the name of that new supplier I was complaining about?',
+    'a few easy pieces for my level on piano, like I said I only started in spring',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -989,6 +1002,9 @@ describe('what the user told before, their known conditions and places, pointed 
     'Is it normal or worrying that I am tired after lunch?',
     'A restaurant near the house of Anne Frank?',
     "what's the capital of Peru again? I always forget",
+    'My car battery died twice this week, is it the battery or the alternator?',
+    'Was it Edison or Tesla who invented the light bulb?',
+    'Like I said in the brief: summarise the attached report in five bullets.',
     'What is ma as a word, is it slang?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
