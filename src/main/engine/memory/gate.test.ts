@@ -957,6 +957,17 @@ describe('what the user told before, their known conditions and places, pointed 
     "Roommate's birthday soon, what was he into again?",
     'the name of that new supplier I was complaining about?',
     'a few easy pieces for my level on piano, like I said I only started in spring',
+    'Which bus would I take from home to the stadium?',
+    'My son turns ten soon. What gift goes with the sport he plays?',
+    'A first song for the lad on that instrument he is learning?',
+    'Some easy phrases on that app our lass got me',
+    'Write setup steps for the new starter on the ticketing tool we moved to in May',
+    'i want buy a toy for the little one, what is good for her age?',
+    'Plan a lunch my gran can eat too, you know her restrictions.',
+    "Plan a dinner keeping in mind my mother-in-law's allergies",
+    'Write a note for the vet about my old collie, like I told thee',
+    'A letter to my landlord about the drains, you will mind his name',
+    'A card for my wife, she likes it when I use her proper name',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -1005,6 +1016,9 @@ describe('what the user told before, their known conditions and places, pointed 
     'My car battery died twice this week, is it the battery or the alternator?',
     'Was it Edison or Tesla who invented the light bulb?',
     'Like I said in the brief: summarise the attached report in five bullets.',
+    'The used tablet I bought will not turn on. How do I reset it?',
+    'Plan a party for 30 keeping in mind my budget of £200',
+    'For a class of 7 year olds, what game is good for their age?',
     'What is ma as a word, is it slang?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
