@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemorySection } from '../../../shared/api.ts';
 import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
-import { loadWordVectors } from '../vector/word-vectors.ts';
+import { loadWordVectors, type WordVectors } from '../vector/word-vectors.ts';
 import {
   asksAboutOwnLife,
   classifyHeuristic,
@@ -13,6 +13,15 @@ import {
 } from './gate.ts';
 
 const ctx = { knownNames: nameSet(['Helena', 'Rosalind', 'Project Falcon', 'Biscuit']) };
+
+/** The static word vectors, loaded once for the whole file. */
+let vectors: Promise<WordVectors> | undefined;
+
+/** `base` with word meaning (the relations a message asks about), as the engine gives it. */
+async function withWordMeaning(base: GateContext): Promise<GateContext> {
+  const words = await (vectors ??= ensureWordVectorAsset().then(loadWordVectors));
+  return { ...base, relationsOf: (t) => words.relationsFor(t, 0) };
+}
 
 const table: [string, MemorySection][] = [
   // identity
@@ -121,8 +130,7 @@ describe('llm gate answers', () => {
 describe('questions about the user in any wording (word meaning from the static vectors)', () => {
   let withMeaning: GateContext;
   beforeAll(async () => {
-    const words = loadWordVectors(await ensureWordVectorAsset());
-    withMeaning = { knownNames: new Set(), relationsOf: (t) => words.relationsFor(t, 0) };
+    withMeaning = await withWordMeaning({ knownNames: new Set() });
   });
 
   it.each([
@@ -841,8 +849,7 @@ describe('questions about the user in any wording (word meaning from the static 
 describe('what the user told before, their known conditions and places, pointed at', () => {
   let withMeaning: GateContext;
   beforeAll(async () => {
-    const words = loadWordVectors(await ensureWordVectorAsset());
-    withMeaning = { knownNames: new Set(), relationsOf: (t) => words.relationsFor(t, 0) };
+    withMeaning = await withWordMeaning({ knownNames: new Set() });
   });
 
   it.each([
@@ -1028,8 +1035,7 @@ describe('what the user told before, their known conditions and places, pointed 
 describe('a plain question about the user, standing alone', () => {
   let withMeaning: GateContext;
   beforeAll(async () => {
-    const words = loadWordVectors(await ensureWordVectorAsset());
-    withMeaning = { ...ctx, relationsOf: (t) => words.relationsFor(t, 0) };
+    withMeaning = await withWordMeaning(ctx);
   });
 
   it.each([

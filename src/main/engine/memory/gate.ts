@@ -120,14 +120,16 @@ const LIST_REQUEST = /^\s*(?:please\s+)?(?:name|list|(?:i\s+)?need (?=my\b|our\b
 /** A request made as a bare noun phrase: "something to cook tonight that …", "ideas for …". */
 const NOUN_REQUEST =
   /^\s*(?:(?:hey|hi|ok(?:ay)?|so|pls|plz|please)[,!]?\s+)?(?:(?:[\p{L}-]+\s+){0,2}?(?:something|anything|ideas?|options?|suggestions?)\s+(?:to|for|that|i|we)\b|(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,3}?(?:list|plan|recipes?|meals?|routine|workout|session|itinerary|menu|playlist|dinner|lunch|breakfast|hike|walk|trip|ideas?)\s+(?:that|for|i|we|to)\b)/iu;
+/** What one of theirs may not eat or has: "fine with her intolerance", "around their diet". */
+const THEIR_LIMITS =
+  /\b(?:with|around|for|of)\s+(?:his|her|their)\s+(?:intolerances?|allerg\w+|diet|dietary\s+(?:needs|requirements)|condition|restrictions)\b/iu;
+/** One of theirs called by the role they have: "a text to the gaffer", "a note for the landlord". */
+const TO_THE_ROLE =
+  /\b(?:to|for)\s+the\s+(?:boss|gaffer|missus|wife|hubby|husband|manager|landlord|landlady)\b(?!\s+of\b)/iu;
 /**
  * One of their people called by the kin word they use as a name ("a card for Mum", "ring Dad"):
  * capitalised, without "my".
  */
-const THEIR_LIMITS =
-  /\b(?:with|around|for|of)\s+(?:his|her|their)\s+(?:intolerances?|allerg\w+|diet|dietary\s+(?:needs|requirements)|condition|restrictions)\b/iu;
-const TO_THE_ROLE =
-  /\b(?:to|for)\s+the\s+(?:boss|gaffer|missus|wife|hubby|husband|manager|landlord|landlady)\b(?!\s+of\b)/iu;
 const KIN_AS_NAME =
   /\b(?:Mum|Mom|Mam|Mammy|Mummy|Dad|Daddy|Nan|Nana|Nanna|Gran|Granny|Grandma|Grandad|Grandpa)\b/u;
 /** A request to put in what only memory knows of someone: "that mentions her roses". */
@@ -414,8 +416,10 @@ const TOLD_BEFORE =
 /** A message opened on their partner's or parent's things, bare: "Husband's office moved to where now?". */
 const PARTNER_OPENING =
   /^\s*(?:husband|wife|hubby|missus|partner|boyfriend|girlfriend|bf|gf|fianc[eé]e?|mum|mom|dad|roommate|flatmate|housemate|little\s+one|wee\s+one|eldest|youngest)['’]s\s+\p{L}/iu;
+/** Which of two it was: "the cat's vet appt — was it the 14th or 15th". */
 const WAS_IT_A_OR_B =
   /\bwas\s+it\s+(?:the\s+)?[\p{L}\p{N}]+(?:\s+[\p{L}\p{N}]+)?\s+or\s+(?:the\s+)?[\p{L}\p{N}]+(?:\s+[\p{L}\p{N}]+)?\s*\??\s*$/iu;
+/** "still on the same pill as far as u know?": asked of what memory holds. */
 const AS_FAR_AS_YOU_KNOW = /\bas\s+far\s+as\s+(?:you|u)\s+(?:know|remember|recall)\b/iu;
 
 /**
@@ -448,11 +452,6 @@ const NEAR_OWN_PLACE =
   /\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling|commuting|travel(?:l?ing)?)\s+distance\s+(?:of|from)|not\s+(?:too\s+)?far\s+from|close\s+to|near(?:\s+to)?|nearby)\s+(?:my|our)\s+(?:house|home|place|flat|apartment|street|area|town|city|village|neighbou?rhood|office|work(?:place)?|school|uni|college|campus)\b/iu;
 
 /**
- * How the user is getting on with something, or what holds for them in particular: "summarise
- * how I'm getting on with the lessons", "anything I personally need to avoid?". Their progress,
- * their case: what memory holds.
- */
-/**
  * A request for the time the user is away, when the message does not give it: "my out-of-office
  * for while I'm at the conference" (not "… while I'm on leave from 3 to 14 March").
  */
@@ -471,6 +470,11 @@ const OWN_PLANS_AND_PAST = new RegExp(
 /** "what is good for her age?": fitted to the age of one of theirs, which memory holds. */
 const AGE_FITTED = /\b(?:suitable|right|appropriate|good)\s+for\s+(?:his|her|their)\s+age\b/iu;
 
+/**
+ * How the user is getting on with something, or what holds for them in particular: "summarise
+ * how I'm getting on with the lessons", "anything I personally need to avoid?". Their progress,
+ * their case: what memory holds.
+ */
 const OWN_DOINGS =
   /\bhow\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are|['’]ve\s+been|\s+have\s+been)\s+(?:getting\s+on|doing|progressing|going|coming\s+along)\s+(?:with|on|at|in)\b|\b(?:i|me)\s+personally\b|\baddressed\s+to\s+(?:my|our)\s+(?:manager|boss|lead|landlord|teacher|gp|doctor)\b|\b(?:mention|mentioning|include|including)\s+(?:where|what|who|how)\s+(?:i|we)\s+\p{L}|\b(?:my|our)\s+(?:actual|real)\s+(?:role|job|work|hobbies|interests|situation|schedule|life|name|age|details)\b|\b(?:with|include|including|add|put)\s+(?:my|our)\s+(?:address|postcode|zip\s+code|phone\s+number|email|full\s+name|details)\b|\b(?:suits?|works?\s+for|fits?)\s+everyone\s+in\s+(?:the|my|our)\s+(?:house|household|family|home|flat)\b|\b(?:both|all|the|our|my)\s+(?:[\p{L}]+\s+)?(?:kids|children|boys|girls|twins)['’]\s*(?:ages|age|bedtimes|schedules|diets)\b/iu;
 
@@ -897,7 +901,8 @@ function directOwnQuestion(asked: string, text: string): boolean {
   const q = asked.trim();
   if (!/\?\s*$/u.test(q) && !/\?\s*$/u.test(text.trim()) && q !== text.trim()) return false;
   // Standing alone: the message is the question (a greeting before it at most), or says after
-  // it, in a few words, why it is asked ("… called? The GP receptionist wants to know.").
+  // it, in a few words, why it is asked ("which hotel did I book?? need the check-in time").
+  // classifyHeuristic's retry with a question alone reads every shape, so it takes less after it.
   const whole = text.trim();
   const at = whole.lastIndexOf(q);
   if (at < 0 || at > 12) return false;
