@@ -92,6 +92,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-23.json',
   'paraphrase-24.json',
   'paraphrase-25.json',
+  'paraphrase-26.json',
+  'paraphrase-27.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
