@@ -1072,6 +1072,55 @@ describe('a plain question about the user, standing alone', () => {
   });
 });
 
+describe('their own dates, dues, helpers and things, asked about', () => {
+  let withMeaning: GateContext;
+  beforeAll(async () => {
+    withMeaning = await withWordMeaning(ctx);
+  });
+
+  it.each([
+    'That card game we play at the social club, what was it again?',
+    'the podcast I listen to on the bus - what is it called?',
+    'How many sleeps until we fly to Malaga?',
+    'how long till I start the new job?',
+    "When's the car's service due?",
+    'when is my passport due for renewal?',
+    'Is it our turn to do the school run this week?',
+    "It's Grace's birthday on Friday. How old is she turning?",
+    'How much was the estimate for the roof?',
+    "what's the name of the lady at the pharmacy who sorted my prescription?",
+    'does Tom still not eat pork or am I thinking of his brother?',
+    'Plan a day out in the city, bearing in mind the dog.',
+    'Can you find us a campsite with the kids in tow?',
+    'A meal plan for Owen that fits around his football training, please',
+    'Ideas for a weekend away within two hours of home?',
+    'Suggest dinners I could safely make for the family',
+    'Write a card asking after my aunt after her fall',
+    'a text to my father-in-law saying thanks for the lift',
+    'what should I get my nan for christmas',
+    "When's my cousin's wedding again?",
+    'a thank-you note to my godmother for the book',
+  ])('%s → memory', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+  });
+
+  it.each([
+    "the thing I use to zest lemons, what's it called?",
+    'that word I always misspell, recommend, what is it again? how do I remember it?',
+    'How many days until Christmas?',
+    'how long before we get there if we drive at 70?',
+    'When is the next total eclipse visible in Europe?',
+    'How much was a pint of milk in 1970?',
+    "what's the name of the planet that has the most moons?",
+    'Write an essay keeping in mind the word limit.',
+    'is it true that bats are blind or is that a myth?',
+    'can cats drink milk? my gran gave ours a saucer and now I am worried',
+    'my uncle says you lose most heat through your head, true?',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+});
+
 describe('onlyAsksAboutUser: a recorded question that states nothing', () => {
   it.each([
     'Which mate do I team up with for trivia nights?',

@@ -143,7 +143,7 @@ const MENTIONS_THEIRS =
  * willing to eat", "day trips from where I'm based", "a vet near me".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:suitable|right|appropriate|good) for (?:his|her|their|my|our) age\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) can safely \w+|(?:something|anything) for (?:me|us)|won['’]?t (?:(?:hurt|upset|harm|aggravate|worsen|irritate|wreck|trigger|flare(?: up)?|be too hard on|kill) (?:me|us|my|our|anything)|set (?:my|our) [\p{L}-]+(?: [\p{L}-]+)? off|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:suitable|right|appropriate|good) for (?:his|her|their|my|our) age\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) (?:can|could) safely \w+|(?:something|anything) for (?:me|us)|won['’]?t (?:(?:hurt|upset|harm|aggravate|worsen|irritate|wreck|trigger|flare(?: up)?|be too hard on|kill) (?:me|us|my|our|anything)|set (?:my|our) [\p{L}-]+(?: [\p{L}-]+)? off|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -163,7 +163,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|figure\s+out|work\s+out|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){1,2}[\p{L}-]+s\b)|design|outline|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|figure\s+out|work\s+out|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|design|outline|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -171,14 +171,25 @@ const CODE_LIKE =
 const OWN_WORDS = /\b(?:my|our)\s+([\p{L}-]+)(?:\s+([\p{L}-]+))?(?:\s+([\p{L}-]+))?/giu;
 /** Animals whose word as often names a thing or a food ("my mouse", "our chicken"). */
 const NOT_ONLY_PETS = new Set(['mouse', 'rat', 'fish', 'chicken', 'hen', 'pig', 'goat', 'bird']);
+const IN_LAW = /^step-|-in-laws?$/u;
+/**
+ * Family the extraction vocabulary has no relation for (grandparents, aunts, cousins, god-
+ * children): as much one of theirs, to the gate, as a sister.
+ */
+const WIDER_FAMILY =
+  /^(?:grand(?:ma|mother|pa|father|dad|parent|kid|child|children|son|daughter)|granny|gran|nan|nana|nanna|grandad|granddad|aunt|auntie|aunty|uncle|cousin|niece|nephew|god(?:mother|father|son|daughter|child|children))s?$/u;
 /** Whether the text names one of the user's people or pets by relation ("my sister"). */
 function mentionsOwnPerson(text: string): boolean {
   for (const m of text.matchAll(OWN_WORDS)) {
     const ws = [m[1], m[2], m[3]].filter((w): w is string => w !== undefined);
     for (let i = 0; i < ws.length; i++) {
-      const noun = ws[i]!.toLowerCase();
+      // "my sister-in-law", "my step-dad": one of theirs as much as a sister or a dad.
+      const noun = ws[i]!.toLowerCase().replace(IN_LAW, '');
       const pair = i > 0 ? `${ws[i - 1]!.toLowerCase()} ${noun}` : null;
-      const relation = (pair === null ? null : personNoun(pair)) ?? personNoun(noun);
+      const relation =
+        (pair === null ? null : personNoun(pair)) ??
+        personNoun(noun) ??
+        (WIDER_FAMILY.test(noun) ? 'family' : null);
       if (relation === null) continue;
       const next = ws[i + 1];
       if (relation === 'pet' && NOT_ONLY_PETS.has(singular(noun))) break;
@@ -226,9 +237,12 @@ const GUESSED_STATE =
 /** What someone of a described kind does: "a character is a sommelier, what do they actually do?". */
 const WHAT_ONE_DOES =
   /\bwhat\s+(?:do|does)\s+(?:they|he|she|a|an)\s+(?:[\p{L}-]+\s+)?(?:actually|really|even)\s+do\b/iu;
-/** Whether a food may be given to a pet or a small child: "can I give my dog peanut butter?". */
+/**
+ * Whether a food may be given to a pet or a small child: "can I give my dog peanut butter?",
+ * "can cats drink milk?".
+ */
 const FEEDING_ONE =
-  /\b(?:can|could|should|is\s+it\s+ok(?:ay)?\s+to)\s+(?:i\s+|we\s+)?(?:give|feed)\s+(?:my|our|a|an)\s+(?:dog|cat|puppy|kitten|rabbit|hamster|guinea\s+pig|bird|parrot|pet|baby|toddler)\b/iu;
+  /\b(?:can|could|should|is\s+it\s+ok(?:ay)?\s+to)\s+(?:i\s+|we\s+)?(?:give|feed)\s+(?:my|our|a|an)\s+(?:dog|cat|puppy|kitten|rabbit|hamster|guinea\s+pig|bird|parrot|pet|baby|toddler)\b|\b(?:can|could|should|do)\s+(?:dogs|cats|puppies|kittens|rabbits|hamsters|guinea\s+pigs|birds|parrots|babies|toddlers)\s+(?:eat|have|drink)\b/iu;
 const GENERAL_CAUSE =
   /\bwhy\b|\bwhat\s+(?:else\s+)?(?:could|might|would|can)\s+(?:cause|be\s+causing|help)\b|\bwhat\s+helps\b|\bwhat\s+(?:usually\s+|normally\s+|typically\s+)?causes?\b|\bwhat\s+(?:am|are)\s+(?:i|we)\s+doing\s+wrong\b|\bis\s+there\s+(?:any|a|an)\s+(?:[\w-]+\s+)?(?:way|fix|cure|trick|method|rule)\b|\b(?:things?|anything)\s+(?:i|we|he|she|they|you)\s+(?:could|can|might|should)\s+try\b|\b(?:does|do)\s+(?:that|this|it)\s+(?:usually\s+|normally\s+|actually\s+|really\s+)?mean\b|\bcould\s+(?:it|he|she|they|this|that)\s+(?:just\s+|simply\s+|actually\s+|really\s+)?be\b|\b(?:is|are)\s+(?:that|this|it|they|he|she)\s+(?:actually\s+|really\s+|even\s+)?(?:right|true|correct|common|normal|okay|ok)\b|\bwhat\s+(?:should|can)\s+(?:i|we)\s+do\b|\banything\s+(?:i|we)\s+can\s+do\b|\bgeneral(?:ly)?\b|\briddle\b|\bwhat(?:\s+is|\s+are|['’]s)\s+(?:that|those|this|it)\s*(?:[?,]|and\b|$)|\bhow\s+(?:long|much|many)\s+(?:do|should|can|must)\s+(?:i|we)\s+[\p{L}-]+\s+(?:a|an|some)\b|\b(?:usual|common|typical|likely|possible|main)\s+(?:causes?|reasons?|culprits?|fixes?|suspects?)\b|\b(?:do|does)\s+(?:parents|people|most\s+people|others|experts|doctors|vets)\b|\bhelps?\s*\?\s*$|\bshould\s+(?:i|we)\s+(?:do|try)\s+anything\b|\bwhat\s+do\s+(?:i|we)\s+do\s*(?:[?!.]|$|\b(?:now|rn|next|here|about\s+it|if|when|so)\b)|\b(?:is|are|would|will)\s+(?:it|they|these|those|that)\s+(?:be\s+)?(?:really\s+|even\s+|still\s+|actually\s+)?worth\b|\b(?:would|will|could)\s+it\s+be\s+(?:rude|weird|odd|wrong|okay|ok|fine|bad|acceptable|appropriate|strange|awkward|unprofessional)\b|\bis\s+it\s+(?:rude|weird|odd|wrong|acceptable|appropriate|strange|awkward|unprofessional)\b|\b(?:be|is|are)\s+(?:[\w'’-]+\s+){0,4}?(?:enough|sufficient)\b|\bam\s+i\s+(?:just\s+)?(?:overthinking|overreacting|being\s+(?:paranoid|dramatic|silly|unreasonable))\b|\bor\s+(?:is|would)\s+(?:that|it|this)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:hype|a\s+myth|fine|ok|okay|overkill|pointless|a\s+waste|nonsense|necessary|worth\s+it|(?:a\s+)?(?:[\w-]+\s+){0,2}risk)\b|\bam\s+i\s+too\s+(?:old|young|late)\b|\bis\s+(?:that|this|it)\s+(?:even\s+|actually\s+|really\s+)?(?:allowed|legal|illegal|lawful)\b|\bworth\s+[\p{L}]+ing\b|\bis\s+there\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:version|recipe|alternative|substitute|swap)\b|\b(?:ideas|suggestions)\s*(?:pls|plz|please|\?{2,})|\bor\s+nah\b|\b(?:is|are|will)\s+(?:he|she|they|it|i|we)\s+(?:gonna\s+|going\s+to\s+)?be\s+(?:ok|okay|fine|alright|all\s+right)\b|\b(?:i|we)\s+should\s+(?:plan|expect|budget|know|consider|look\s+out)\b|\bwhat\s+(?:do|should|can)\s+(?:i|we)\s+(?:even\s+)?say\b|\b(?:makes?|make)\s+more\s+sense\b|\bhow\s+long\s+does\s+it\s+(?:usually\s+|normally\s+|typically\s+)?take\b|\b(?:is|are|will|would)\s+(?:that|this|it|they)\s+(?:gonna\s+|going\s+to\s+|likely\s+to\s+)?(?:wreck|damage|hurt|ruin|harm|affect|kill|break)\b|\b(?:is|would)\s+(?:that|this|it)\s+(?:be\s+)?(?:asking\s+for\s+trouble|a\s+(?:bad|good|terrible|dumb|stupid)\s+idea)\b|\bwhat(?:['’]?s| is) the (?:diff|difference)\s+between\b|\bany\s+(?:[\w-]+\s+){0,2}(?:advice|tips|ideas|suggestions|tricks|systems|strategies|methods|hacks|apps|tools|recommendations|games|activities|resources|exercises|ways)\b|\bany\s+(?:[\w-]+\s+)?way\s+to\b|^\s*how\s+(?:does|do|can|could)\s+(?!(?:i|we|my|our|you|u)\b)\p{L}+|\bhow\s+long\s+(?:do|should|can|must)\s+(?:i|we)\s+(?!have\b|need\b|stay\b|keep\b|wait\b)[\p{L}-]+\s+(?:(?:a|an|some|the|my|our)\s+)?[\p{L}-]+\s+(?:for|to|in)\b|\bwhat(?:['’]s|\s+is|\s+are)\s+causing\b|\banything\s+to\s+worry\s+about\b|\bshould\s+(?:i|we)\s+(?:be\s+)?worr(?:y|ied)\b|\bwhat\s+do\s+(?:they|it)\s+need\b|\bis\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+or\s+[\p{L}-]+(?:\s+[\p{L}-]+)?\s+(?:the\s+)?(?:better|best|safer|cheaper|healthier|easier)\b|(?:^|[.!?]\s+)(?:do|does|can|could)\s+(?:they|it)\s+really\s+(?!like|love|want|mean|care|need)\p{L}+|\bwhat\s+does\s+(?![^?]*\b(?:my|our|i|we|me|us)\b)[^?]{1,40}\s+mean\b|\b(?:am|are|is)\s+(?:i|we|it|one)\s+(?:usually|generally|normally|legally|even)\s+allowed\b|\bhow\s+(?:do|can|could|should)\s+(?:i|we)\s+(?:get|make|stop|teach|help|encourage|convince|persuade)\s+(?:my|our)\s+[\p{L}-]+\s+(?:to|from|into|stop)\b/iu;
 /**
@@ -326,10 +340,16 @@ const OWN_BIO =
  * whose name or tastes it asks for.
  */
 function toOwnPerson(text: string): boolean {
+  const after = ASKING_AFTER.exec(text);
+  if (after !== null && mentionsOwnPerson(after[1] as string)) return true;
   const m = TO_PERSON.exec(text);
   if (m === null) return false;
   return mentionsOwnPerson(m.groups?.whom ?? text);
 }
+
+/** "a note asking after my friend's recovery", "checking in on my nan": written to them. */
+const ASKING_AFTER =
+  /\b(?:asking\s+after|checking\s+in\s+(?:on|with)|checking\s+up\s+on)\s+((?:my|our)\s+[\p{L}-]+)/iu;
 
 /** Chat spellings of words the rules read ("wat", "hw", "bday"), spelled out. */
 const CHAT_SPELLINGS: readonly [RegExp, string][] = [
@@ -446,10 +466,10 @@ const WHICH_TIME_MINE =
 
 /**
  * Where the user lives or works, as the place a request is near: "within an hour of my house",
- * "walking distance from our flat", "not far from my office".
+ * "walking distance from our flat", "not far from my office", "within an hour's drive of home".
  */
 const NEAR_OWN_PLACE =
-  /\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling|commuting|travel(?:l?ing)?)\s+distance\s+(?:of|from)|not\s+(?:too\s+)?far\s+from|close\s+to|near(?:\s+to)?|nearby)\s+(?:my|our)\s+(?:house|home|place|flat|apartment|street|area|town|city|village|neighbou?rhood|office|work(?:place)?|school|uni|college|campus)\b/iu;
+  /\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling)\s+distance\s+(?:of|from))\s+home\b|\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling|commuting|travel(?:l?ing)?)\s+distance\s+(?:of|from)|not\s+(?:too\s+)?far\s+from|close\s+to|near(?:\s+to)?|nearby)\s+(?:my|our)\s+(?:house|home|place|flat|apartment|street|area|town|city|village|neighbou?rhood|office|work(?:place)?|school|uni|college|campus)\b/iu;
 
 /**
  * A request for the time the user is away, when the message does not give it: "my out-of-office
@@ -466,6 +486,44 @@ const OWN_PLANS_AND_PAST = new RegExp(
   String.raw`\bthe\s+(?:${MONTHS.filter((m) => m !== 'may').join('|')})\s+(?:trip|vacation|holiday|hols|break|getaway|visit|wedding|conference|move)\b|\bthat\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:really\s+)?(?:liked|loved|enjoyed|tried|went\s+to|stayed\s+at|ate\s+at|joined|used|bought|booked|met)\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:joined|signed\s+up\s+to)\b|\b(?:get|go|travel|commute|drive|cycle|walk)\s+(?:to|into)\s+[^.?!]{1,25}?\s+from\s+(?:my|our)\s+(?:place|house|flat|home|apartment)\b|\b(?:postcode|address|zip\s+code|eircode)\s+(?:for|of|at)\s+(?:the|my|our)\s+(?:new\s+)?(?:flat|house|place|home|apartment|office)\b|\b(?:name|word|title)\s+(?:escapes|eludes)\s+me\b|\bthe\s+new\s+(?:firm|job|place|office|company|school|role|team|gym)\b|\bwhat\s+(?:the|my)\s+(?:doc|doctor|gp|physio|dentist|vet|consultant|nurse|specialist)\s+(?:said|told\s+me|recommended)\b|\bthe\s+(?:change|decision|switch|resolution|promise)\s+(?:i|we)\s+(?:made|took|set)\b|\bthe\s+(?:[\p{L}\p{N}-]+\s+){1,2}?(?:i|we)(?:['’]ve)?\s+(?:signed\s+up\s+for|entered|registered\s+for|enrolled\s+(?:in|on))\b|\b(?:mentions?|mentioning|references?|including)\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:took|did|had|went|made|shared|spent)\b|\b(?:walk|run|ride|route|drive|cycle|loop|trip|day\s+out|weekend)\s+(?:[\p{L}'’-]+\s+){0,4}?(?:from|near|around)\s+(?:home|my\s+(?:house|place|flat))\b|\b(?:near|close\s+to)\s+(?:home|the\s+house)\b(?!\s+of\b)|\bfrom\s+(?:home|my\s+(?:place|house|flat))\s+to\s+\p{L}|\bthe\s+(?:[\p{L}-]+\s+){1,2}?(?:i|we)\s+(?:shifted|switched|moved|migrated|changed)\s+(?:over\s+)?to\b|\b(?:the|that)\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)?\s+(?:plays?|does|supports?|(?:is\s+|are\s+)?learning|into)\b|\b(?:the|that)\s+(?:[\p{L}-]+\s+){1,2}?(?:my|our)\s+[\p{L}-]+\s+(?:got|gave|bought|made)\s+(?:me|us)\b|\bthe\s+[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have)\s+got\s+(?:coming\s+up|booked|planned)\b|\bhow\s+(?:many|long)\s+(?:[\p{L}]+\s+)?(?:till|until|before)\s+(?:i|we)\s+(?:fly|leave|go\s+away|head\s+off|move|start|finish|travel)\b`,
   'iu',
 );
+
+/**
+ * "That game I play down at my club, what's it called?", "the gin we had at Tom's — what was it
+ * again?": a thing of theirs named by what they do with it, its name asked. Not a word looked
+ * up ("the thing I use to flatten dough, what's it called?", "that feeling I get when …").
+ */
+const OWN_THING_NAMED =
+  /\b(?:that|the)\s+(?!(?:thing|things|thingy|stuff|word|term|phrase|feeling|sensation|sound|noise|tool|gadget|device|bit|part|move|technique|trick|effect|process|step|method|shape|symbol|sign|pattern)\b)(?:[\p{L}-]+\s+){1,2}?(?:(?:that|which)\s+)?(?:i|we)\s+(?:always\s+|usually\s+|still\s+|used\s+to\s+)?\p{L}+\b[^?.!]{0,40}?[,—–-]\s*what(?:['’]s|\s+is|\s+was|\s+were)\s+(?:it|that|they)\s+(?:called|again)\b/iu;
+
+/**
+ * The user's own dates and dues, asked: "How many weeks until we go down to Cornwall?", "When's
+ * the van's MOT due?", "is it my turn to host book group?", "How old is he turning now?" (one
+ * of theirs named before), "How much was the quote for the boiler?". Only memory holds them.
+ */
+const OWN_DATES_AND_DUES =
+  /\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|months|sleeps|nights)|long)\s+(?:is\s+it\s+|left\s+|to\s+go\s+)?(?:until|till|til|before)\s+(?:i|we)\s+(?!(?:can|could|should|must|need|have\s+to|get\s+there|arrive)\b)\p{L}+|^\s*(?:(?:and|so|ok|hey)[,!]?\s+)?when(?:['’]s|\s+is|\s+are|\s+was)\s+(?:the|my|our|his|her)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?\s+due\b|^\s*(?:\p{L}+,?\s+)?is\s+it\s+(?:my|our)\s+turn\b|\bhow\s+old\s+(?:is|are|will)\s+(?:he|she|they)\s+(?:be\s+)?(?:turning|now|going\s+to\s+be|this\s+year)\b|\bhow\s+old\s+(?:is|are)\s+[\p{L}-]+\s+turning\b|\bhow\s+much\s+(?:was|were)\s+(?:the|my|our|that)\s+(?:[\p{L}-]+\s+)?(?:quote|quotation|bill|estimate|invoice|deposit|fine|rent|fees?|repair)\b/iu;
+
+/**
+ * Someone of theirs known by what they did for the user: "the name of the nice young man at the
+ * bank who helped me", "the merchant that gives me trade discount". Not a thing that does
+ * something for anyone ("the muscle that lets me bend my knee").
+ */
+const NAME_OF_THEIR_HELPER =
+  /\bname\s+of\s+(?:the|that)\s+[^?.!]{1,40}?\s+(?:who\s+(?:\p{L}+\s+)?\p{L}+|(?:that|which)\s+(?:\p{L}+ed|gave|gives|sold|sells|did|does|took|takes))\s+(?:me|us)\b/iu;
+
+/** "is jess still allergic to that or was that someone else": unsure what they told. */
+const RECALL_UNSURE =
+  /\bor\s+(?:was|is)\s+(?:that|it)\s+(?:someone|somebody|something)\s+else\b|\bor\s+am\s+i\s+(?:thinking\s+of|mixing\s+(?:it|that|them)\s+up)/iu;
+
+/** "bearing in mind the baby", "with the kids in tow": one of theirs, named by "the". */
+const IN_MIND_THE =
+  /\b(?:keeping|bearing)\s+in\s+mind\s+the\s+([\p{L}-]+)\b|\bwith\s+the\s+([\p{L}-]+)\s+in\s+tow\b/iu;
+
+function mindsOneOfTheirs(text: string): boolean {
+  const m = IN_MIND_THE.exec(text);
+  const noun = m?.[1] ?? m?.[2];
+  return noun !== undefined && personNoun(noun) !== null;
+}
 
 /** "what is good for her age?": fitted to the age of one of theirs, which memory holds. */
 const AGE_FITTED = /\b(?:suitable|right|appropriate|good)\s+for\s+(?:his|her|their)\s+age\b/iu;
@@ -489,7 +547,7 @@ const OWN_DOINGS =
  * …", "using my experience: 6 years in retail").
  */
 const OWN_CIRCUMSTANCES =
-  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keep|keeping|bear|bearing)\s+in\s+mind\s+(?:how|what|where|who)\s+(?:old\s+|much\s+|far\s+)?(?:i|we|they|he|she)\b|\b(?:keeping|bearing)\s+in\s+mind\s+(?:my|our|his|her|their)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+\b(?!\s+(?:of\s+)?[$£€\d]|\s*:)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+a?round\s+(?:my|our|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
+  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keep|keeping|bear|bearing)\s+in\s+mind\s+(?:how|what|where|who)\s+(?:old\s+|much\s+|far\s+)?(?:i|we|they|he|she)\b|\b(?:keeping|bearing)\s+in\s+mind\s+(?:my|our|his|her|their)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+\b(?!\s+(?:of\s+)?[$£€\d]|\s*:)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+a?round\s+(?:my|our|his|her|their|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
 
 /**
  * What the user (or one of theirs) likes, has enjoyed, hates or reacts to, by a relative clause
@@ -731,6 +789,11 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
       OWN_PLANS_AND_PAST.test(text) ||
       WHICH_TIME_MINE.test(text) ||
       OWN_DOINGS.test(text) ||
+      OWN_THING_NAMED.test(text) ||
+      NAME_OF_THEIR_HELPER.test(text) ||
+      RECALL_UNSURE.test(text) ||
+      mindsOneOfTheirs(text) ||
+      (OWN_DATES_AND_DUES.test(text) && !/\d/u.test(text)) ||
       ((AWAY_FOR.test(text) || AGE_FITTED.test(text)) && !/\d/u.test(text))) &&
     (task || !generalCause) &&
     !CODE_LIKE.test(text)
