@@ -94,6 +94,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-25.json',
   'paraphrase-26.json',
   'paraphrase-27.json',
+  'paraphrase-28.json',
+  'paraphrase-29.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
