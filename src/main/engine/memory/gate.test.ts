@@ -114,6 +114,14 @@ describe('names', () => {
     expect(mentionsKnownName("Ann's car", names)).toBe(true);
     expect(mentionsKnownName('annual report', names)).toBe(false);
   });
+
+  it('reads a possessive typed without its apostrophe, not a plural', () => {
+    const names = nameSet(['Marta', 'Rocket']);
+    expect(mentionsKnownName('whats the name of martas boss', names)).toBe(true);
+    expect(mentionsKnownName('is rockets flea stuff due', names)).toBe(true);
+    expect(mentionsKnownName('how do toy rockets fly', names)).toBe(false);
+    expect(mentionsKnownName('martas', names)).toBe(false);
+  });
 });
 
 // The llm mode against the Core Model (scripted upstream) is in test/gate-llm.test.ts.
@@ -1098,6 +1106,11 @@ describe('their own dates, dues, helpers and things, asked about', () => {
     'Write a card asking after my aunt after her fall',
     'a text to my father-in-law saying thanks for the lift',
     'what should I get my nan for christmas',
+    "what's the dentist's name again?",
+    'What was that series I told you I’d started watching?',
+    'remind me how much the gutter job was quoted at',
+    'Easy lunches for the days I work late, please',
+    'a workout plan for my early shift weeks',
     "When's my cousin's wedding again?",
     'a thank-you note to my godmother for the book',
   ])('%s → memory', (q) => {
@@ -1115,6 +1128,9 @@ describe('their own dates, dues, helpers and things, asked about', () => {
     'Write an essay keeping in mind the word limit.',
     'is it true that bats are blind or is that a myth?',
     'can cats drink milk? my gran gave ours a saucer and now I am worried',
+    "what was the author of Dune's name again?",
+    'Write an email for my three days off next month.',
+    'How much was the Louisiana Purchase in today’s money?',
     'my uncle says you lose most heat through your head, true?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');

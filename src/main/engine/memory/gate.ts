@@ -498,10 +498,12 @@ const OWN_THING_NAMED =
 /**
  * The user's own dates and dues, asked: "How many weeks until we go down to Cornwall?", "When's
  * the van's MOT due?", "is it my turn to host book group?", "How old is he turning now?" (one
- * of theirs named before), "How much was the quote for the boiler?". Only memory holds them.
+ * of theirs named before), "How much was the quote for the boiler?", "what's the vet's name
+ * again?", "dinners for the nights I've got parents' evening", "a meal plan for my long route
+ * days". Only memory holds them.
  */
 const OWN_DATES_AND_DUES =
-  /\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|months|sleeps|nights)|long)\s+(?:is\s+it\s+|left\s+|to\s+go\s+)?(?:until|till|til|before)\s+(?:i|we)\s+(?!(?:can|could|should|must|need|have\s+to|get\s+there|arrive)\b)\p{L}+|^\s*(?:(?:and|so|ok|hey)[,!]?\s+)?when(?:['’]s|\s+is|\s+are|\s+was)\s+(?:the|my|our|his|her)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?\s+due\b|^\s*(?:\p{L}+,?\s+)?is\s+it\s+(?:my|our)\s+turn\b|\bhow\s+old\s+(?:is|are|will)\s+(?:he|she|they)\s+(?:be\s+)?(?:turning|now|going\s+to\s+be|this\s+year)\b|\bhow\s+old\s+(?:is|are)\s+[\p{L}-]+\s+turning\b|\bhow\s+much\s+(?:was|were)\s+(?:the|my|our|that)\s+(?:[\p{L}-]+\s+)?(?:quote|quotation|bill|estimate|invoice|deposit|fine|rent|fees?|repair)\b/iu;
+  /\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|months|sleeps|nights)|long)\s+(?:is\s+it\s+|left\s+|to\s+go\s+)?(?:until|till|til|before)\s+(?:i|we)\s+(?!(?:can|could|should|must|need|have\s+to|get\s+there|arrive)\b)\p{L}+|^\s*(?:(?:and|so|ok|hey)[,!]?\s+)?when(?:['’]s|\s+is|\s+are|\s+was)\s+(?:the|my|our|his|her)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?\s+due\b|^\s*(?:\p{L}+,?\s+)?is\s+it\s+(?:my|our)\s+turn\b|\bhow\s+old\s+(?:is|are|will)\s+(?:he|she|they)\s+(?:be\s+)?(?:turning|now|going\s+to\s+be|this\s+year)\b|\bhow\s+old\s+(?:is|are)\s+[\p{L}-]+\s+turning\b|\bhow\s+much\s+(?:was|were)\s+(?:the|my|our|that)\s+(?:[\p{L}-]+\s+)?(?:quote|quotation|bill|estimate|invoice|deposit|fine|rent|fees?|repair)\b|\bhow\s+much\s+(?:the|my|our)\s+[^?.!]{1,40}?\s+(?:was|were)\s+quoted\b|^\s*(?:\p{L}+,?\s+)?what(?:['’]s|\s+is|\s+was)\s+(?:the|our)\s+(?:(?!of\b)[\p{L}-]+\s+){0,2}[\p{L}-]+['’]s\s+name\s+again\b|\b(?:for|on)\s+(?:the\s+(?:days|nights|evenings|mornings|weeks|weekends)\s+(?:when\s+)?(?:i|we)(?:['’]ve\s+got|\s+have|['’]m|\s+am|['’]re|\s+are|\s+work)|my\s+(?:(?!(?:one|two|three|four|five|six|seven|eight|nine|ten|few|couple|last|next|first)\b)[\p{L}-]+\s+){1,2}(?:days|nights|shifts|weeks|weekends))\b(?!\s+(?:of|off|away)\b)/iu;
 
 /**
  * Someone of theirs known by what they did for the user: "the name of the nice young man at the
@@ -547,7 +549,7 @@ const OWN_DOINGS =
  * …", "using my experience: 6 years in retail").
  */
 const OWN_CIRCUMSTANCES =
-  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keep|keeping|bear|bearing)\s+in\s+mind\s+(?:how|what|where|who)\s+(?:old\s+|much\s+|far\s+)?(?:i|we|they|he|she)\b|\b(?:keeping|bearing)\s+in\s+mind\s+(?:my|our|his|her|their)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+\b(?!\s+(?:of\s+)?[$£€\d]|\s*:)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+you|mentioned)\s+(?:i|we)\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had)\b|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+a?round\s+(?:my|our|his|her|their|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
+  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keep|keeping|bear|bearing)\s+in\s+mind\s+(?:how|what|where|who)\s+(?:old\s+|much\s+|far\s+)?(?:i|we|they|he|she)\b|\b(?:keeping|bearing)\s+in\s+mind\s+(?:my|our|his|her|their)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+\b(?!\s+(?:of\s+)?[$£€\d]|\s*:)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+(?:you|u)|mentioned)\s+(?:i|we)(?:\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had|have|got|am)\b|['’](?:ve|m)\b|['’]d\s+(?:been|got|gone|done|had|\p{L}+ed)\b)|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+a?round\s+(?:my|our|his|her|their|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
 
 /**
  * What the user (or one of theirs) likes, has enjoyed, hates or reacts to, by a relative clause
@@ -1469,6 +1471,17 @@ export function knownNameMentions(
       });
     } else if (names.has(w)) {
       out.push({ name: w, after: text.slice(t.index + t[0].length) });
+    } else if (
+      // "alicias sister", "tanks vet": a possessive typed without its apostrophe, before a word
+      // and after none that could describe it ("fish tanks work" is no one's).
+      w.length >= 4 &&
+      (i === 0 || STOP_WORDS.has((tokens[i - 1] as RegExpExecArray)[0].toLowerCase())) &&
+      w.endsWith('s') &&
+      names.has(w.slice(0, -1)) &&
+      next !== undefined &&
+      /^\p{Ll}/u.test(next[0])
+    ) {
+      out.push({ name: w.slice(0, -1), after: text.slice(t.index + t[0].length) });
     }
   }
   return out;
