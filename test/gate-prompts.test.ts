@@ -99,6 +99,17 @@ describe('gate on the prompt fixtures', () => {
     ).toBe('none');
   });
 
+  it('the names of grandparents, grandchildren and godchildren are people', () => {
+    const ctx = gateContextFrom({
+      transcriptHeads: [],
+      episodeEntities: [],
+      facts: ["User's nan is Joan", "User's grandson is Leo", "User's goddaughter is Maeve"],
+      identity: [],
+    });
+    for (const name of ['joan', 'leo', 'maeve']) expect(ctx.people?.has(name)).toBe(true);
+    expect(classifyHeuristic('Write a birthday poem for Joan', ctx)).toBe('pinned');
+  });
+
   it('names of people count alone, other names only in a question about the user', () => {
     expect(classifyHeuristic('How is Maria doing?', labelled)).toBe('pinned');
     expect(classifyHeuristic("What is Pepper's favourite toy?", labelled)).toBe('pinned');

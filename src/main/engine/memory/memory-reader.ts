@@ -238,7 +238,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
 const MIN_SPEAKER_TURNS = 2;
 /** Facts that introduce a person or pet: their capitalised words are people's names. */
 const PERSON_FACT =
-  /\b(?:name|named|called|wife|husband|partner|spouse|son|daughter|kids?|child|children|mom|mother|mum|dad|father|brother|sister|boyfriend|girlfriend|fianc[eé]e?|grand(?:ma|mother|pa|father)|dog|cat|puppy|kitten|pet|baby|cousin|aunt|uncle|niece|nephew|friend|roommate|colleague|boss|manager|neighbou?r)\b/iu;
+  /\b(?:name|named|called|wife|husband|partner|spouse|son|daughter|kids?|child|children|mom|mother|mum|dad|father|brother|sister|boyfriend|girlfriend|fianc[eé]e?|grand(?:ma|mother|pa|father|dad|son|daughter|child|children|kids?)|nan|nana|nanna|gran|granny|god(?:mother|father|son|daughter|child)|step(?:mum|mom|dad|son|daughter)|dog|cat|puppy|kitten|pet|baby|cousin|aunt|uncle|niece|nephew|friend|roommate|colleague|boss|manager|neighbou?r)\b/iu;
 /**
  * Capitalised words inside a fact, a run of them at a time ("Priya Raman", "New York"); not
  * after an article or a possessive, where capitals name a thing ("has a Horse Painting").
