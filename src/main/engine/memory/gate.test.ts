@@ -1111,6 +1111,11 @@ describe('their own dates, dues, helpers and things, asked about', () => {
     'remind me how much the gutter job was quoted at',
     'Easy lunches for the days I work late, please',
     'a workout plan for my early shift weeks',
+    'Draft a text to my piano teacher moving Thursday to Friday',
+    "write an email to my daughter's form tutor about her absence",
+    'Can I have a glass of wine with what I am currently taking?',
+    'suggest some beginner pieces for the instrument I took up',
+    'a packing list for the race I signed up for',
     "When's my cousin's wedding again?",
     'a thank-you note to my godmother for the book',
   ])('%s → memory', (q) => {
@@ -1131,6 +1136,10 @@ describe('their own dates, dues, helpers and things, asked about', () => {
     "what was the author of Dune's name again?",
     'Write an email for my three days off next month.',
     'How much was the Louisiana Purchase in today’s money?',
+    'Help me write a polite email to my landlord about the damp in the bathroom.',
+    'a note to my neighbour about their dog barking at night',
+    'write an email to the teacher of a fictional class for my novel',
+    'What are you on about?',
     'my uncle says you lose most heat through your head, true?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');

@@ -153,6 +153,17 @@ const PERSONALISED =
 const FITTED_TO_USER =
   /(?<=\p{L}\s)(?:i|we)(?:['’]d| would) (?:\p{L}+ )?(?:love|like|enjoy|appreciate)(?! (?:to|you|it if|if)\b)|\bthe [\p{L}-]+ (?:i|we)(?:['’]m|['’]re| am| are) (?:currently |now |still )?(?:studying|learning|reading|playing|using|taking|practi[sc]ing|training for|saving for)\b/iu;
 
+/** "with what I'm already on", "what we're currently taking": the medicines they take. */
+const ALREADY_ON =
+  /\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)\s+(?:already\s+|currently\s+|still\s+)?(?:on|taking)\b(?!\s+(?:about|with|for)\b)/iu;
+/**
+ * A task for a thing of theirs named by what they did or do with it: "riffs to practise on the
+ * thing I picked up", "slow airs to learn on that thing I play", "a playlist for the car I
+ * bought".
+ */
+const FOR_THEIR_THING =
+  /\b(?:on|for|with|in)\s+(?:the|that)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:play|played|picked\s+up|took\s+up|taken\s+up|bought|got|started|joined|signed\s+up\s+(?:for|to))\b/iu;
+
 /**
  * "the gym I go to", "the bus we take", "the team I support": a thing of the user's named by
  * what they habitually do with it. In a question that asks for advice or a procedure ("how do
@@ -342,10 +353,24 @@ const OWN_BIO =
 function toOwnPerson(text: string): boolean {
   const after = ASKING_AFTER.exec(text);
   if (after !== null && mentionsOwnPerson(after[1] as string)) return true;
+  // "a leave letter to my son's class teacher": one of theirs by a role of one of theirs.
+  const role = TO_SOMEONES_ROLE.exec(text);
+  if (role !== null && THEIR_ROLE.test(role[1] as string)) return true;
   const m = TO_PERSON.exec(text);
   if (m === null) return false;
-  return mentionsOwnPerson(m.groups?.whom ?? text);
+  const whom = m.groups?.whom ?? text;
+  return mentionsOwnPerson(whom) || THEIR_ROLE.test(whom);
 }
+
+const TO_SOMEONES_ROLE =
+  /\b(?:email|e-mail|letter|note|message|msg|text|card|reply)\s+to\s+((?:my|our)\s+[\p{L}-]+['’]s\s+(?:[\p{L}-]+\s+)?[\p{L}-]+)/iu;
+/**
+ * Someone the user deals with by their role, whose name memory may hold: "my tutor", "our
+ * society chairman", "my son's class teacher", "my sous". Not a landlord or a neighbour: a note
+ * to them is about the trouble it names (the boiler, the hedge), whoever they are.
+ */
+const THEIR_ROLE =
+  /\b(?:my|our)\s+(?:[\p{L}-]+['’]s\s+)?(?:[\p{L}-]+\s+)?(?:tutor|teacher|coach|trainer|captain|chair(?:man|woman|person)?|doctor|gp|dentist|surgeon|vet|therapist|counsell?or|physio|mentor|sous|chef|client|customer|tenant|lodger|contractor|builder|plumber|electrician|mechanic|accountant|lawyer|solicitor|agent|principal|head|lecturer|professor|pastor|vicar|priest|babysitter|nanny|childminder|cleaner)s?\b/iu;
 
 /** "a note asking after my friend's recovery", "checking in on my nan": written to them. */
 const ASKING_AFTER =
@@ -772,6 +797,10 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
   // ("uses his name", "based on my diet"), needs memory however it is asked.
   if ((KNOWN_BEFORE.test(text) || TOLD_BEFORE.test(text)) && !CODE_LIKE.test(text)) return 'pinned';
   if (BARE_FRAGMENT.test(text)) return 'pinned';
+  // "is it ok to take melatonin with what I'm already on?": their medicines decide it.
+  if (ALREADY_ON.test(text) && !CODE_LIKE.test(text)) return 'pinned';
+  // "easy songs for the instrument I've picked up": a task for a thing of theirs.
+  if (task && FOR_THEIR_THING.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   // "the cat's vet appt — was it the 14th or 15th": which of two it was, of a thing of theirs.
   if (
     WAS_IT_A_OR_B.test(text) &&
