@@ -1146,6 +1146,52 @@ describe('their own dates, dues, helpers and things, asked about', () => {
   });
 });
 
+describe('a bare task for their own people, plans and routines', () => {
+  let withMeaning: GateContext;
+  beforeAll(async () => {
+    withMeaning = await withWordMeaning(ctx);
+  });
+
+  it.each([
+    'Make a packing list for the trip',
+    'Write a revision plan for the exam',
+    'Suggest audiobooks for the commute',
+    'Give me a warm-up routine for before the match.',
+    'Draft a toast for my sister’s wedding',
+    "Write a short excuse note for my son's absence today",
+    'Write a short bio for the speaker page',
+    'Plan a rainy Sunday with the kids',
+    'Suggest a dog walk for the family this weekend',
+    'Write a note to the team about the usual standup time',
+    'Come up with a lullaby featuring our baby',
+    'write my nan a get-well card',
+    'Recommend trainers for my dodgy knee',
+    'Put together a shopping list of meals for my family',
+    'Find a laptop for the sort of work I do',
+    'Write an update about the garden project we started',
+    'Any good brunch places nearby?',
+  ])('%s → memory', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+  });
+
+  it.each([
+    'Make a packing list for a week of camping in Norway',
+    'Write a revision plan for a GCSE maths exam in six weeks',
+    'Draft an out-of-office reply for the holidays, back on January 3rd',
+    'Write a short speech for my brother’s wedding, he is a huge Star Wars nerd',
+    'Write a limerick about a forgetful wizard for my daughter’s birthday card',
+    'Write a short bio for a freelance illustrator who loves hiking',
+    'I run a bakery and need an Instagram bio. We are called Crumb & Co, based in Leeds.',
+    'Plan a party for the kids at a school fair with 40 children and a budget of £100',
+    "I've done the usual lectures and worksheets and engagement drops off. Suggest hands-on activities.",
+    'Suggest stretches for lower back pain after sitting all day',
+    'Write a bedtime story featuring a brave little robot',
+    'what is the nearest star to the sun',
+  ])('%s → none', (q) => {
+    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+  });
+});
+
 describe('onlyAsksAboutUser: a recorded question that states nothing', () => {
   it.each([
     'Which mate do I team up with for trivia nights?',

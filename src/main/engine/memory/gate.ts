@@ -153,16 +153,72 @@ const PERSONALISED =
 const FITTED_TO_USER =
   /(?<=\p{L}\s)(?:i|we)(?:['’]d| would) (?:\p{L}+ )?(?:love|like|enjoy|appreciate)(?! (?:to|you|it if|if)\b)|\bthe [\p{L}-]+ (?:i|we)(?:['’]m|['’]re| am| are) (?:currently |now |still )?(?:studying|learning|reading|playing|using|taking|practi[sc]ing|training for|saving for)\b/iu;
 
+/**
+ * A task for an event or plan of theirs named only by "the": "a packing list for the holiday",
+ * "a training plan for the race", "a budget for the move", "a bio for the conference website".
+ * Which one it is, and when, only memory knows; an event the message describes ("for the
+ * wedding of a colleague", "the race on Sunday in Leeds") or names brings its own.
+ */
+const THEIR_EVENT =
+  /\b(?:for|on|to|about|before|after|during|at|ahead\s+of)\s+the\s+(?:(?:drive|commute|journey|ride|walk|trip|bus|train)\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office)|commute|school\s+run|holiday|vacation|trip|race|move|wedding|party|conference|interview|exam|exams|course|match|gig|reunion|recital|concert|competition|tournament|marathon|retreat|presentation|audition|show|performance|ceremony|graduation|christening|funeral|trial|hearing|surgery|operation|appointment)(?:['’]s)?\b(?!\s*(?:of|in|at|on|for|with|from|to|next|this|last|that|which|where|when|[:\d])\b)(?!\s*[:\d(])/iu;
+/**
+ * A task for an occasion or trouble of one of theirs: "a toast for my parents' anniversary
+ * dinner", "a note explaining my son's absence", "a speech for my best friend's wedding".
+ */
+const THEIR_PERSONS_OCCASION =
+  /\b(?:my|our)\s+((?:[\p{L}-]+\s+)?[\p{L}-]+)(?:['’]s|s['’]|['’])\s+(?:[\p{L}-]+\s+)?(?:birthday|anniversary|wedding|party|retirement|graduation|christening|funeral|absence|illness|recovery|surgery|operation|exam|exams|recital|concert|match|game|show|leaving\s+do|send-?off|do)\b/iu;
+/** "Write a short bio", "my bio for the conference": a text about the user themself. */
+const BARE_BIO =
+  /\b(?:bio|biography|speaker\s+blurb)\b(?![^.?!]{0,30}\b(?:for|of|about)\s+(?:a|an|someone|somebody|him|her|them|\p{Lu}))(?![^.?!]*[:"“])/u;
+
+/**
+ * Their household named by "the" in a bare task: "activities for the kids", "a day trip with the
+ * kids", "a walk for the dog".
+ */
+const THE_HOUSEHOLD =
+  /\b(?:for|with|and|to)\s+the\s+(?:kids|kiddos|children|twins|baby|toddler|little\s+ones|wife|hubby|husband|missus|dog|dogs|cat|cats|family|folks)\b/iu;
+/** "the usual deploy day", "my usual order", "the usual time": a routine of theirs. */
+const THE_USUAL = /\b(?:the|my|our)\s+usual\b(?!\s+suspects\b)/iu;
+/** "a bedtime story starring my daughter", "a poem featuring our dog": theirs, by name. */
+const STARRING_THEIRS =
+  /\b(?:starring|featuring|with\s+a\s+cameo\s+from)\s+((?:my|our)\s+[\p{L}-]+)/iu;
+/** "write my grandma a thank-you note": a text to one of theirs, said the other way round. */
+const WRITE_THEM_A =
+  /\b(?:write|send|draft|text|email|message)\s+((?:my|our)\s+[\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?:a|an|some)\s+/iu;
+/** "stretches for my bad back", "shoes for my dodgy knee": a condition of theirs. */
+const FOR_THEIR_BAD_PART =
+  /\bfor\s+(?:my|our)\s+(?:bad|dodgy|sore|weak|injured|gammy|bum|problem|arthritic|busted|wonky)\s+(?:back|knees?|hips?|shoulders?|ankles?|wrists?|neck|feet|foot|elbows?|hands?)\b/iu;
+
+function taskForTheirOwn(text: string): boolean {
+  const starring = STARRING_THEIRS.exec(text);
+  const written = WRITE_THEM_A.exec(text);
+  return (
+    FOR_THEIR_BAD_PART.test(text) ||
+    (starring !== null && mentionsOwnPerson(starring[1] as string)) ||
+    (written !== null && mentionsOwnPerson(written[1] as string))
+  );
+}
+
+/** One short sentence, no clause added after a comma, colon or dash. */
+const BARE_TASK = /^[^.!?,;:—–]{1,100}[.!?]?$/u;
+const BARE_TASK_MAX_WORDS = 14;
+
+function forOneOfTheirsOccasion(text: string): boolean {
+  const m = THEIR_PERSONS_OCCASION.exec(text);
+  return m !== null && mentionsOwnPerson(`my ${m[1] as string}`);
+}
+
 /** "with what I'm already on", "what we're currently taking": the medicines they take. */
 const ALREADY_ON =
   /\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)\s+(?:already\s+|currently\s+|still\s+)?(?:on|taking)\b(?!\s+(?:about|with|for)\b)/iu;
 /**
  * A task for a thing of theirs named by what they did or do with it: "riffs to practise on the
  * thing I picked up", "slow airs to learn on that thing I play", "a playlist for the car I
- * bought".
+ * bought", "a laptop for the kind of work I do", "a schedule for the course I'm doing", "a
+ * message about the hiking trip we planned".
  */
 const FOR_THEIR_THING =
-  /\b(?:on|for|with|in)\s+(?:the|that)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:play|played|picked\s+up|took\s+up|taken\s+up|bought|got|started|joined|signed\s+up\s+(?:for|to))\b/iu;
+  /\b(?:on|for|with|in|about|like)\s+(?:the|that)\s+(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have|['’]m|\s+am|['’]re|\s+are)?\s+(?:just\s+|recently\s+|finally\s+|currently\s+|still\s+)?(?:play|played|picked\s+up|took\s+up|taken\s+up|bought|got|started|joined|signed\s+up\s+(?:for|to)|do|doing|have|planned|booked|taking|on)\b(?!\s+(?:to|with|about|the|a|an|it|this|that)\b)/iu;
 
 /**
  * "the gym I go to", "the bus we take", "the team I support": a thing of the user's named by
@@ -174,7 +230,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|figure\s+out|work\s+out|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|design|outline|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|figure\s+out|work\s+out|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|design|outline|put together|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|get (?:me |us )?ready for|prepare (?:me |us )?for|pack for|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -188,7 +244,7 @@ const IN_LAW = /^step-|-in-laws?$/u;
  * children): as much one of theirs, to the gate, as a sister.
  */
 const WIDER_FAMILY =
-  /^(?:grand(?:ma|mother|pa|father|dad|parent|kid|child|children|son|daughter)|granny|gran|nan|nana|nanna|grandad|granddad|aunt|auntie|aunty|uncle|cousin|niece|nephew|god(?:mother|father|son|daughter|child|children))s?$/u;
+  /^(?:family|folks|household|grand(?:ma|mother|pa|father|dad|parent|kid|child|children|son|daughter)|granny|gran|nan|nana|nanna|grandad|granddad|aunt|auntie|aunty|uncle|cousin|niece|nephew|god(?:mother|father|son|daughter|child|children))s?$/u;
 /** Whether the text names one of the user's people or pets by relation ("my sister"). */
 function mentionsOwnPerson(text: string): boolean {
   for (const m of text.matchAll(OWN_WORDS)) {
@@ -323,9 +379,12 @@ const CONDITIONED_QUESTION =
  */
 const DOING_IT_RIGHT =
   /^\s*(?:(?:am|are|was|were)\s+(?:i|we)\s+(?:\p{L}+\s+)?\p{L}+ing\s+(?:it|them|him|her|this|that)|(?:can|could|should|do|would)\s+(?:i|we)\s+(?:still\s+|just\s+|safely\s+)?\p{L}+\s+(?:it|them|this|that)\b[^?]*\?|[^?]*\binstead\b[^?]*\?)/iu;
-/** "what should I get my boss?", "what can I cook for my kids?": something chosen for them. */
+/**
+ * "what should I get my boss?", "what can I cook for my kids?", "a week of dinners for my
+ * family": something chosen for them.
+ */
 const FOR_PERSON =
-  /\b(?:get|buy|give|send)\s+(?:my|our)\b|\b(?:gifts?|presents?|cook|bake|make)\b[^?.!]{0,25}\bfor\s+(?:my|our)\b/iu;
+  /\b(?:get|buy|give|send)\s+(?:my|our)\b|\b(?:gifts?|presents?|cook|bake|make|meals?|dinners?|lunch(?:es)?|breakfasts?|menus?|snacks?)\b[^?.!]{0,25}\bfor\s+(?:my|our)\b/iu;
 
 /**
  * A request fitted to one of their people: what they would enjoy ("a plan for Saturday that my
@@ -603,7 +662,7 @@ const NAMED_IN_TEXT =
 
 /** "a cover note for a transfer at my company", "an email to HR at my work". */
 const OWN_WORKPLACE = /\b(?:at|in)\s+(?:my|our)\s+(?:company|workplace|firm|work)\b(?!\s*[-:])/iu;
-/** "near me", "near mine", "round ours": a place the user is. */
+/** "near me", "near mine", "round ours", "… walks nearby": a place the user is. */
 /**
  * Where the user lives, named by the clause and not the place: "… for the winter where I stay",
  * "is it safe to swim where we live?". The place is what memory holds.
@@ -611,7 +670,7 @@ const OWN_WORKPLACE = /\b(?:at|in)\s+(?:my|our)\s+(?:company|workplace|firm|work
 const WHERE_THEY_LIVE =
   /\bwhere\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:now\s+|currently\s+)?(?:live|living|stay|staying|based|settled)\b(?!\s*[:,]?\s+(?:is|in|at|on|near)\b)/iu;
 const NEAR_THEM =
-  /\b(?:near|close\s+to|round|around)\s+(?:me|us|mine|ours)\b|\bfrom\s+(?:mine|ours)\b/iu;
+  /\b(?:near|close\s+to|round|around)\s+(?:me|us|mine|ours)\b|\bfrom\s+(?:mine|ours)\b|\b(?:nearby|locally|(?:a)?round\s+here)\s*[?.!]?\s*$/iu;
 
 /** The heuristic gate (DESIGN §7 order). */
 export function classifyHeuristic(message: string, ctx: GateContext): MemorySection {
@@ -801,6 +860,24 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
   if (ALREADY_ON.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   // "easy songs for the instrument I've picked up": a task for a thing of theirs.
   if (task && FOR_THEIR_THING.test(text) && !CODE_LIKE.test(text)) return 'pinned';
+  if (task && taskForTheirOwn(text) && !CODE_LIKE.test(text)) return 'pinned';
+  // "a packing list for the holiday", "a toast for my parents' anniversary", "a short bio":
+  // asked bare, with nothing of the occasion told (a message that tells it, "…, he's a huge
+  // Star Wars nerd", or gives the subject, "a limerick about a wizard", brings its material).
+  if (
+    task &&
+    BARE_TASK.test(text.trim()) &&
+    text.trim().split(/\s+/u).length <= BARE_TASK_MAX_WORDS &&
+    !/\babout\s+(?:a|an|how|what|why)\b|\babout\s+the\s+(?!usual\b)/iu.test(text) &&
+    (THEIR_EVENT.test(text) ||
+      THE_HOUSEHOLD.test(text) ||
+      THE_USUAL.test(text) ||
+      forOneOfTheirsOccasion(text) ||
+      BARE_BIO.test(text)) &&
+    !DESCRIBED_PERSON.test(text) &&
+    !CODE_LIKE.test(text)
+  )
+    return 'pinned';
   // "the cat's vet appt — was it the 14th or 15th": which of two it was, of a thing of theirs.
   if (
     WAS_IT_A_OR_B.test(text) &&
