@@ -1170,6 +1170,23 @@ describe('a bare task for their own people, plans and routines', () => {
     'Find a laptop for the sort of work I do',
     'Write an update about the garden project we started',
     'Any good brunch places nearby?',
+    'recommend a sitcom I have never watched',
+    'make a quiz of the French verbs I keep getting wrong',
+    'help me plan a savings goal with what I earn',
+    'book the same cottage as last year',
+    'Plan my week around the gym',
+    'a revision plan for my upcoming finals',
+    'Give me reading exercises at my current level',
+    'a cardio routine that targets what my physio flagged',
+    'suggest snacks my doctor would approve of',
+    'Give me cover letter tips for the jobs I am applying for',
+    'a cheap city break an easy train from home',
+    'a cycle route starting from home, about 40 km',
+    'a dessert recipe I am allowed to eat',
+    'recommend winter tyres for the van',
+    'sort out dinners around the school run',
+    'make my job sound impressive in a two-line bio',
+    'Suggest a care home for my parents considering their conditions',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -1187,6 +1204,11 @@ describe('a bare task for their own people, plans and routines', () => {
     'Suggest stretches for lower back pain after sitting all day',
     'Write a bedtime story featuring a brave little robot',
     'what is the nearest star to the sun',
+    'I keep getting a permission denied error when I push to git, how do I fix it?',
+    'Compare a job offer with a 12% raise against my current fully remote role, what should I weigh?',
+    'Help me write a resignation letter that keeps things friendly with my employer.',
+    'Plan my next steps for learning Python',
+    'recommend tyres for a 2015 Golf',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -143,7 +143,7 @@ const MENTIONS_THEIRS =
  * willing to eat", "day trips from where I'm based", "a vet near me".
  */
 const PERSONALISED =
-  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:suitable|right|appropriate|good) for (?:his|her|their|my|our) age\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) (?:can|could) safely \w+|(?:something|anything) for (?:me|us)|won['’]?t (?:(?:hurt|upset|harm|aggravate|worsen|irritate|wreck|trigger|flare(?: up)?|be too hard on|kill) (?:me|us|my|our|anything)|set (?:my|our) [\p{L}-]+(?: [\p{L}-]+)? off|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
+  /\b(?:(?:suits?|fits?|match(?:es)?|works? for|safe for|right for|good for) (?:me|my|our|how (?:i|we)|what (?:i|we)|the way (?:i|we))|(?:my|our) (?:own )?(?:tastes?|diet|dietary|allerg\w+|preferences|injur(?:y|ies)|condition|intolerances?)|(?:i|we)(?:['’]d|['’]ll| would| will| can| could)? (?:actually |really |safely |still |happily )?(?:be (?:willing|happy|able) to )?(?:eat|drink)\b|(?:i|we) can (?:actually |safely |still )?have|(?:near|close to) (?:me|us)\b|(?:right|appropriate|suitable) (?:level|age|size|length|difficulty) for (?:me|us|him|her|them)\b|(?:suitable|right|appropriate|good) for (?:his|her|their|my|our) age\b|(?:of|from|near|around|to) where (?:i|we)(?:['’]m|['’]re| am| are)? (?:based|living|live|staying|stay)|(?:from|near|around|in|for) (?:my|our) (?:town|city|village|area|neighbou?rhood|suburb)(?=\s*(?:[,.;!?]|$|(?:that|which|with|on|this|next|and|but|nothing)\b))|(?:near|round|around) mine\b|(?:i|we) (?:can|could) safely \w+|(?:i|we)(?:['’]m| am|['’]re| are) (?:allowed|permitted|able) to (?:eat|drink|have)\b|(?:something|anything) for (?:me|us)|won['’]?t (?:(?:hurt|upset|harm|aggravate|worsen|irritate|wreck|trigger|flare(?: up)?|be too hard on|kill) (?:me|us|my|our|anything)|set (?:my|our) [\p{L}-]+(?: [\p{L}-]+)? off|make (?:me|us) (?:sick|ill))|how (?:i|we)['’]?(?:m| am|re| are) (?:eating|living))\b/iu;
 
 /**
  * Something asked for qualified by the user's own tastes or doings, in a relative clause: "three
@@ -160,7 +160,7 @@ const FITTED_TO_USER =
  * wedding of a colleague", "the race on Sunday in Leeds") or names brings its own.
  */
 const THEIR_EVENT =
-  /\b(?:for|on|to|about|before|after|during|at|ahead\s+of)\s+the\s+(?:(?:drive|commute|journey|ride|walk|trip|bus|train)\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office)|commute|school\s+run|holiday|vacation|trip|race|move|wedding|party|conference|interview|exam|exams|course|match|gig|reunion|recital|concert|competition|tournament|marathon|retreat|presentation|audition|show|performance|ceremony|graduation|christening|funeral|trial|hearing|surgery|operation|appointment)(?:['’]s)?\b(?!\s*(?:of|in|at|on|for|with|from|to|next|this|last|that|which|where|when|[:\d])\b)(?!\s*[:\d(])/iu;
+  /\b(?:for|on|to|about|before|after|during|at|ahead\s+of)\s+(?:the|my|our)\s+(?:(?!(?:next|last|first|best|worst|same|following)\b)[\p{L}-]+\s+)??(?:(?:drive|commute|journey|ride|walk|trip|bus|train)\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office)|commute|school\s+run|holiday|vacation|trip|race|move|wedding|party|conference|interview|exam|exams|course|match|gig|reunion|recital|concert|competition|tournament|marathon|retreat|presentation|audition|show|performance|ceremony|graduation|christening|funeral|trial|hearing|surgery|operation|appointment|renewal|appraisal|review)(?:['’]s)?\b(?!\s*(?:of|at|on|for|with|from|to|next|this|last|that|which|where|[:\d])\b)(?!\s+in\s+\p{Lu})(?!\s*[:\d(])/u;
 /**
  * A task for an occasion or trouble of one of theirs: "a toast for my parents' anniversary
  * dinner", "a note explaining my son's absence", "a speech for my best friend's wedding".
@@ -173,10 +173,12 @@ const BARE_BIO =
 
 /**
  * Their household named by "the" in a bare task: "activities for the kids", "a day trip with the
- * kids", "a walk for the dog".
+ * kids", "a walk for the dog", "tyres for the ute".
  */
 const THE_HOUSEHOLD =
-  /\b(?:for|with|and|to)\s+the\s+(?:kids|kiddos|children|twins|baby|toddler|little\s+ones|wife|hubby|husband|missus|dog|dogs|cat|cats|family|folks)\b/iu;
+  /\b(?:for|with|and|to)\s+the\s+(?:kids|kiddos|children|twins|baby|toddler|little\s+ones|wife|hubby|husband|missus|dog|dogs|cat|cats|family|folks|car|ute|van|truck|motorbike|caravan|campervan|boat)\b/iu;
+/** "a LinkedIn summary that makes my job sound fancier": their work, which memory knows. */
+const MY_WORK = /\b(?:my|our)\s+(?:job|role|career|degree|course)\b(?!\s*[:(])/iu;
 /** "the usual deploy day", "my usual order", "the usual time": a routine of theirs. */
 const THE_USUAL = /\b(?:the|my|our)\s+usual\b(?!\s+suspects\b)/iu;
 /** "a bedtime story starring my daughter", "a poem featuring our dog": theirs, by name. */
@@ -199,6 +201,17 @@ function taskForTheirOwn(text: string): boolean {
   );
 }
 
+/**
+ * What only their own history tells, in a relative clause: "a kdrama I haven't watched yet",
+ * "flashcards for the stuff I keep getting wrong", "a budget with what I earn", "same crew as
+ * last year", "plan my week".
+ */
+const THEIR_OWN_HISTORY =
+  /\b(?:i|we)\s+(?:haven['’]?t|havent|have\s+not|(?:have\s+|['’]ve\s+)?never)\s+(?:(?:yet|already|ever)\s+)?(?:watched|seen|read|tried|played|heard|listened\s+to|been\s+to|visited|done|cooked|made)\b|\b(?:i|we)\s+keep\s+(?:getting\s+(?:\p{L}+\s+)?wrong|mixing\s+up|messing\s+up|mispronouncing)\b|\bwhat\s+(?:i|we)\s+(?:earn|make\s+a\s+(?:month|year|week)|take\s+home|get\s+paid|have\s+saved)\b|\bsame\s+(?:[\p{L}-]+\s+)?as\s+last\s+(?:year|time|month|week|summer|winter|christmas)\b|\b(?:plan|sort\s+out|organi[sz]e|map\s+out|schedule)\s+(?:out\s+)?my\s+(?:week|weekend|day|month|diary|calendar)\b/iu;
+/** "my next night rotation", "my current level", "our upcoming move": a state or plan of theirs. */
+const MY_NEXT_OR_CURRENT =
+  /\b(?:my|our)\s+(?:next|current|upcoming|usual|regular)\s+(?!(?:steps?|move|question|project|idea|attempt|version|draft|message|email|post|paragraph|line|code|function)\b)[\p{L}-]+/iu;
+
 /** One short sentence, no clause added after a comma, colon or dash. */
 const BARE_TASK = /^[^.!?,;:—–]{1,100}[.!?]?$/u;
 const BARE_TASK_MAX_WORDS = 14;
@@ -218,7 +231,7 @@ const ALREADY_ON =
  * message about the hiking trip we planned".
  */
 const FOR_THEIR_THING =
-  /\b(?:on|for|with|in|about|like)\s+(?:the|that)\s+(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have|['’]m|\s+am|['’]re|\s+are)?\s+(?:just\s+|recently\s+|finally\s+|currently\s+|still\s+)?(?:play|played|picked\s+up|took\s+up|taken\s+up|bought|got|started|joined|signed\s+up\s+(?:for|to)|do|doing|have|planned|booked|taking|on)\b(?!\s+(?:to|with|about|the|a|an|it|this|that)\b)/iu;
+  /\b(?:on|for|with|in|about|like)\s+(?:the|that)\s+(?:[\p{L}-]+\s+){0,2}[\p{L}-]+\s+(?:i|we)(?:['’]ve|\s+have|['’]m|\s+am|['’]re|\s+are)?\s+(?:just\s+|recently\s+|finally\s+|currently\s+|still\s+)?(?:play|played|picked\s+up|took\s+up|taken\s+up|bought|got|started|joined|signed\s+up\s+(?:for|to)|do|doing|have|planned|booked|taking|on|targeting|applying\s+(?:for|to)|going\s+for|aiming\s+for|working\s+on)\b(?!\s+(?:to|with|about|the|a|an|it|this|that)\b)/iu;
 
 /**
  * "the gym I go to", "the bus we take", "the team I support": a thing of the user's named by
@@ -230,7 +243,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|figure\s+out|work\s+out|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|design|outline|put together|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|get (?:me |us )?ready for|prepare (?:me |us )?for|pack for|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|figure\s+out|work\s+out|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|design|outline|put together|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|get (?:me |us )?ready for|prepare (?:me |us )?for|pack for|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -392,11 +405,11 @@ const FOR_PERSON =
  */
 function fittedToOwnPerson(text: string): boolean {
   return (
-    (/\b(?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:would|['’]d|will)\s+(?:actually\s+|really\s+|definitely\s+|genuinely\s+)?(?:love|like|enjoy|appreciate)\b/iu.test(
+    (/\b(?:my|our)\s+(?:[\p{L}-]+\s+){0,2}?[\p{L}-]+\s+(?:would|['’]d|will)\s+(?:actually\s+|really\s+|definitely\s+|genuinely\s+)?(?:love|like|enjoy|appreciate|approve|allow|sign\s+off\s+on)\b/iu.test(
       text,
     ) ||
       /\b(?:near|around|close\s+to)\s+(?:him|her|them)\b/iu.test(text)) &&
-    mentionsOwnPerson(text)
+    (mentionsOwnPerson(text) || THEIR_ROLE.test(text))
   );
 }
 
@@ -429,7 +442,7 @@ const TO_SOMEONES_ROLE =
  * to them is about the trouble it names (the boiler, the hedge), whoever they are.
  */
 const THEIR_ROLE =
-  /\b(?:my|our)\s+(?:[\p{L}-]+['’]s\s+)?(?:[\p{L}-]+\s+)?(?:tutor|teacher|coach|trainer|captain|chair(?:man|woman|person)?|doctor|gp|dentist|surgeon|vet|therapist|counsell?or|physio|mentor|sous|chef|client|customer|tenant|lodger|contractor|builder|plumber|electrician|mechanic|accountant|lawyer|solicitor|agent|principal|head|lecturer|professor|pastor|vicar|priest|babysitter|nanny|childminder|cleaner)s?\b/iu;
+  /\b(?:my|our)\s+(?:[\p{L}-]+['’]s\s+)?(?:[\p{L}-]+\s+)?(?:tutor|teacher|coach|trainer|captain|chair(?:man|woman|person)?|doctor|gp|dentist|surgeon|vet|therapist|counsell?or|physio|mentor|sous|chef|client|customer|tenant|lodger|contractor|builder|plumber|electrician|mechanic|accountant|lawyer|solicitor|agent|principal|head|lecturer|professor|pastor|vicar|priest|babysitter|nanny|childminder|cleaner|tl|pm)s?\b/iu;
 
 /** "a note asking after my friend's recovery", "checking in on my nan": written to them. */
 const ASKING_AFTER =
@@ -540,7 +553,7 @@ const OWN_CONDITION =
  * sister recommended", "remind me what the tiler said about the grout". Memory heard it.
  */
 const THEIR_PERSON_SAID =
-  /\b(?:that|the|those)\s+(?:[\p{L}-]+\s+){1,2}?(?:my|our)\s+[\p{L}-]+\s+(?:liked|loved|likes|loves|enjoyed|recommended|suggested|mentioned|ordered|swears\s+by|swore\s+by)\b|\b(?:the|them|those|that)\s+(?:[\p{L}-]+\s+){0,2}?(?:the|my)\s+(?:doc|doctor|gp|physio|dentist|vet|consultant|nurse|specialist|coach|trainer)\s+(?:gave|prescribed|recommended|showed|suggested)\s+(?:me|us)\b|\b(?:what|which)\s+(?:[\p{L}-]+\s+)?did\s+(?:the|my)\s+(?:doc|doctor|gp|physio|dentist|vet|consultant|nurse|specialist|mechanic|plumber|builder|coach)\s+(?:say|recommend|suggest|prescribe)\b|\bremind\s+me\W+(?:what\s+(?:the|my|our)\s+[\p{L}-]+\s+(?:said|told\s+(?:me|us)|recommended|suggested|quoted|wanted)|(?:did|does|was)\s+(?:the|my|our)\s+[\p{L}-]+\s+(?:say|tell|recommend|suggest|want))\b/iu;
+  /\b(?:that|the|those)\s+(?:[\p{L}-]+\s+){1,2}?(?:my|our)\s+[\p{L}-]+\s+(?:liked|loved|likes|loves|enjoyed|recommended|suggested|mentioned|ordered|swears\s+by|swore\s+by)\b|\b(?:the|them|those|that)\s+(?:[\p{L}-]+\s+){0,2}?(?:the|my)\s+(?:doc|doctor|gp|physio|dentist|vet|consultant|nurse|specialist|coach|trainer)\s+(?:gave|prescribed|recommended|showed|suggested)\s+(?:me|us)\b|\b(?:what|which)\s+(?:[\p{L}-]+\s+)?did\s+(?:the|my)\s+(?:doc|doctor|gp|physio|dentist|vet|consultant|nurse|specialist|mechanic|plumber|builder|coach)\s+(?:say|recommend|suggest|prescribe)\b|\bwhat\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:doc|doctor|gp|physio|dentist|vet|consultant|nurse|specialist|coach|trainer|teacher|tutor|manager|boss|mentor|therapist)\s+(?:said|flagged|recommended|suggested|pointed\s+out|picked\s+up\s+on|told\s+(?:me|us))\b|\bremind\s+me\W+(?:what\s+(?:the|my|our)\s+[\p{L}-]+\s+(?:said|told\s+(?:me|us)|recommended|suggested|quoted|wanted)|(?:did|does|was)\s+(?:the|my|our)\s+[\p{L}-]+\s+(?:say|tell|recommend|suggest|want))\b/iu;
 /**
  * Which of two times a plan of theirs falls on, asked as a cleft: "is it this Friday I'm covering
  * the ward or next?".
@@ -553,7 +566,7 @@ const WHICH_TIME_MINE =
  * "walking distance from our flat", "not far from my office", "within an hour's drive of home".
  */
 const NEAR_OWN_PLACE =
-  /\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling)\s+distance\s+(?:of|from))\s+home\b|\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling|commuting|travel(?:l?ing)?)\s+distance\s+(?:of|from)|not\s+(?:too\s+)?far\s+from|close\s+to|near(?:\s+to)?|nearby)\s+(?:my|our)\s+(?:house|home|place|flat|apartment|street|area|town|city|village|neighbou?rhood|office|work(?:place)?|school|uni|college|campus)\b/iu;
+  /\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling)\s+distance\s+(?:of|from)|far\s+from|(?:starting|leaving|setting\s+off)\s+from(?:\s+my)?)\s+home\b|\b(?:an?\s+)?(?:easy|short|quick)\s+(?:bus|train|drive|walk|ride|trip|flight)\s+from\s+(?:here|home|mine)\b|\b(?:within\s+[^.?!]{1,25}?\s+of|(?:walking|driving|cycling|commuting|travel(?:l?ing)?)\s+distance\s+(?:of|from)|not\s+(?:too\s+)?far\s+from|close\s+to|near(?:\s+to)?|nearby)\s+(?:my|our)\s+(?:house|home|place|flat|apartment|street|area|town|city|village|neighbou?rhood|office|work(?:place)?|school|uni|college|campus)\b/iu;
 
 /**
  * A request for the time the user is away, when the message does not give it: "my out-of-office
@@ -633,7 +646,7 @@ const OWN_DOINGS =
  * …", "using my experience: 6 years in retail").
  */
 const OWN_CIRCUMSTANCES =
-  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keep|keeping|bear|bearing)\s+in\s+mind\s+(?:how|what|where|who)\s+(?:old\s+|much\s+|far\s+)?(?:i|we|they|he|she)\b|\b(?:keeping|bearing)\s+in\s+mind\s+(?:my|our|his|her|their)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+\b(?!\s+(?:of\s+)?[$£€\d]|\s*:)|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+(?:you|u)|mentioned)\s+(?:i|we)(?:\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had|have|got|am)\b|['’](?:ve|m)\b|['’]d\s+(?:been|got|gone|done|had|\p{L}+ed)\b)|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+a?round\s+(?:my|our|his|her|their|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
+  /\b(?:given|considering|knowing|looking\s+at|going\s+by|judging\s+by|because\s+of|due\s+to|in\s+light\s+of)\s+(?:(?:my|our)\s+(?!(?:[\p{L}-]+\s+){0,2}?(?:of|at|is|are|was|were)\b)[\p{L}-]+(?:\s+[\p{L}-]+)?\s*(?:[?.!,]|$)|(?:where|how\s+far|how\s+close|what|how)\s+(?:i|we)\b)|\b(?:keep|keeping|bear|bearing)\s+in\s+mind\s+(?:how|what|where|who)\s+(?:old\s+|much\s+|far\s+)?(?:i|we|they|he|she)\b|\b(?:keeping|bearing)\s+in\s+mind\s+(?:my|our|his|her|their)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+\b(?!\s+(?:of\s+)?[$£€\d]|\s*:)|\b(?:considering|given)\s+(?:his|her|their)\s+(?:condition|conditions|health|diet|allerg\w+|age|ages|needs|mobility)\b|\b(?:keeping|bearing)\s+(?:in\s+mind\s+)?(?:(?:my|our|his|her|their)\s+[\p{L}-]+(?:['’]s)?(?:\s+[\p{L}-]+)?\s+in\s+mind|(?:in\s+mind\s+)?(?:what|how|where)\s+(?:i|we)\b)|\b(?:plan|schedule|organi[sz]e|arrange|structure|fit|time|work\s+out)\b[^.?!]{0,60}\baround\s+(?:my|our)\s+\p{L}|\ba?round\s+(?:the\s+)?school\s+(?:run|drop[\s-]?offs?|pick[\s-]?ups?)\b|\b(?:in|it|them|things|stuff)\s+around\s+(?:my|our)\s+(?:[\p{L}-]+\s+)?(?:schedule|shifts?|rota|timetable|exams?|dates|hours|classes|lectures|appointments|calendar|commitments|plans|routine|work|job|commute|school\s+run)\b|\bthe\s+way\s+(?:i|we)\s+(?:usually|normally|always|typically|tend\s+to)\b|\b(?:i|we)(?:['’]ve|\s+have)\s+(?:already\s+)?told\s+you\b|\b(?:everything|what|all)\s+(?:i|we)(?:['’]ve|\s+have)?\s+(?:told|said\s+to)\s+(?:you|u)\b|\b(?:you|u)\s+know\s+(?:my|our)\s+\p{L}|\b(?:i|we)\s+(?:said|told\s+(?:you|u)|mentioned)\s+(?:i|we)(?:\s+(?:liked|loved|enjoyed|hated|wanted|was|were|had|have|got|am)\b|['’](?:ve|m)\b|['’]d\s+(?:been|got|gone|done|had|\p{L}+ed)\b)|\b(?:tone|style|way|one|wording)\s+(?:of|from|as)\s+last\s+time\b|\b(?:using|drawing\s+on|with)\s+(?:my|our)\s+(?:actual\s+|real\s+|own\s+)?(?:background|experience|history|situation|circumstances|hobbies|interests|details)\b(?!\s*[:(])|\b(?:works?|fits?)\s+a?round\s+(?:my|our|his|her|their|when\s+(?:i|we)|what\s+(?:i|we))\b|\beveryone\s+in\s+(?:my|our)\s+[\p{L}-]+\s+can\s+(?:eat|have|drink)\b|\b(?:recommend|suggest|pick|choose|find)\b[^.?!]{0,40}\bfor\s+(?:me|us)\s+to\s+(?:watch|binge|read|listen\s+to|play|try|visit|see|cook|learn)\b/iu;
 
 /**
  * What the user (or one of theirs) likes, has enjoyed, hates or reacts to, by a relative clause
@@ -861,6 +874,8 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
   // "easy songs for the instrument I've picked up": a task for a thing of theirs.
   if (task && FOR_THEIR_THING.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   if (task && taskForTheirOwn(text) && !CODE_LIKE.test(text)) return 'pinned';
+  if (THEIR_OWN_HISTORY.test(text) && (task || !generalCause) && !CODE_LIKE.test(text))
+    return 'pinned';
   // "a packing list for the holiday", "a toast for my parents' anniversary", "a short bio":
   // asked bare, with nothing of the occasion told (a message that tells it, "…, he's a huge
   // Star Wars nerd", or gives the subject, "a limerick about a wizard", brings its material).
@@ -871,6 +886,8 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
     !/\babout\s+(?:a|an|how|what|why)\b|\babout\s+the\s+(?!usual\b)/iu.test(text) &&
     (THEIR_EVENT.test(text) ||
       THE_HOUSEHOLD.test(text) ||
+      MY_NEXT_OR_CURRENT.test(text) ||
+      MY_WORK.test(text) ||
       THE_USUAL.test(text) ||
       forOneOfTheirsOccasion(text) ||
       BARE_BIO.test(text)) &&
