@@ -96,6 +96,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-27.json',
   'paraphrase-28.json',
   'paraphrase-29.json',
+  'paraphrase-30.json',
+  'paraphrase-31.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
