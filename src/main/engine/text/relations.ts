@@ -171,7 +171,12 @@ export const RELATIONS = [
   {
     name: 'age',
     single: true,
-    description: 'how old someone is: age, years old, birthday, born in',
+    description: 'how old someone is: age, years old, born in',
+  },
+  {
+    name: 'birthday',
+    single: true,
+    description: 'birthday: date of birth, born on, birthday is, bday, birth date',
   },
 ] as const satisfies readonly RelationSpec[];
 

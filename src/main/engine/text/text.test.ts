@@ -53,6 +53,17 @@ describe('queryTerms', () => {
     expect(queryTerms("What is Rosalind's hobby?")).toEqual(['rosalind', 'hobby']);
   });
 
+  it('searches a chat form with the word it stands for', () => {
+    expect(queryTerms("when's my bday again")).toEqual(['bday', 'birthday']);
+    expect(queryTerms('dentist appt tmrw')).toEqual([
+      'dentist',
+      'appt',
+      'appointment',
+      'tmrw',
+      'tomorrow',
+    ]);
+  });
+
   it('keeps the words of a query made only of stop words', () => {
     expect(queryTerms('who am I')).toEqual(['who', 'am', 'i']);
   });

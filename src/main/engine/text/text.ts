@@ -43,8 +43,33 @@ export function queryTerms(query: string): string[] {
   const all = words(cleaned);
   const kept = all.filter((w) => !STOP_WORDS.has(w) && !(w.length === 1 && !/\d/u.test(w)));
   const chosen = kept.length > 0 ? kept : all;
-  return [...new Set(chosen)].slice(0, MAX_TERMS);
+  // A chat form is searched with its word ("bday" finds "birthday" too, and "bday" itself).
+  const spelled = chosen.flatMap((w) => {
+    const full = CHAT_FORMS.get(w);
+    return full === undefined ? [w] : [w, ...words(full)];
+  });
+  return [...new Set(spelled)].slice(0, MAX_TERMS);
 }
+
+/**
+ * Chat forms of everyday words that word vectors and stemmers do not know ("bday", "tmrw",
+ * "appt"), with the words they stand for. Only forms that stand for one thing.
+ */
+export const CHAT_FORMS: ReadonlyMap<string, string> = new Map([
+  ['bday', 'birthday'],
+  ['bdays', 'birthdays'],
+  ['tmrw', 'tomorrow'],
+  ['tmrow', 'tomorrow'],
+  ['2moro', 'tomorrow'],
+  ['2morrow', 'tomorrow'],
+  ['appt', 'appointment'],
+  ['appts', 'appointments'],
+  ['convo', 'conversation'],
+  ['convos', 'conversations'],
+  ['bff', 'best friend'],
+  ['anniv', 'anniversary'],
+  ['hbd', 'happy birthday'],
+]);
 
 /**
  * An FTS5 MATCH expression that can never be a syntax error: every term is a double-quoted

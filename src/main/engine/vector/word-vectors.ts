@@ -7,7 +7,7 @@
 // scale, so cos(a, b) = dot(qa, qb) / (|qa| |qb|), with |q| precomputed at load. The int8
 // error on a cosine is about 1e-3.
 
-import { STOP_WORDS, words as tokenize } from '../text/text.ts';
+import { CHAT_FORMS, STOP_WORDS, words as tokenize } from '../text/text.ts';
 import { RELATIONS, type Relation } from '../text/relations.ts';
 import { readWordVectorAsset, type WordVectorData } from './word-vectors-asset.ts';
 
@@ -175,8 +175,14 @@ export function createWordVectors(
     return v;
   };
 
+  // Chat forms ("bday") stand for the words they shorten, which the vectors know.
   const contentWords = (text: string): string[] =>
-    tokenize(text).filter((w) => !STOP_WORDS.has(w) && !NUMBER.test(w) && w.length > 1);
+    tokenize(text)
+      .flatMap((w) => {
+        const full = CHAT_FORMS.get(w);
+        return full === undefined ? [w] : tokenize(full);
+      })
+      .filter((w) => !STOP_WORDS.has(w) && !NUMBER.test(w) && w.length > 1);
 
   const common = commonComponent(Math.min(count, COMMON_COMPONENT_WORDS), dims, addScaled);
 

@@ -64,7 +64,7 @@ import {
 import { plans, travel } from './rules/plans.ts';
 import { techUse, toolIn } from './rules/tech.ts';
 import { deviceIs, leftFor, switched } from './rules/changes.ts';
-import { age, name } from './rules/identity.ts';
+import { age, birthday, name } from './rules/identity.ts';
 import { avoidRequest } from './rules/requests.ts';
 import { plainStatement } from './rules/statements.ts';
 import type { WordVectors } from '../../vector/word-vectors.ts';
@@ -115,6 +115,7 @@ const FALLBACK_RULES: readonly Rule[] = [plainStatement];
 const STATEMENT_RULES: readonly Rule[] = [
   name,
   age,
+  birthday,
   livesIn,
   movedTo,
   homeIn,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyRule, brief } from '../../../../../../test/helpers/extraction.ts';
-import { age, name } from './identity.ts';
+import { age, birthday, name } from './identity.ts';
 
 describe('name', () => {
   it.each([
@@ -55,5 +55,39 @@ describe('age', () => {
     "I'm Dana, and I'm new here.",
   ])('nothing from %j', (s) => {
     expect(applyRule(age, s)).toEqual([]);
+  });
+});
+
+describe('birthday', () => {
+  it.each([
+    [
+      'My birthday is on August 14, so I want to save a bit.',
+      "User's birthday is August 14 [user|birthday|August 14]",
+    ],
+    [
+      "my birthday's the 21st of March",
+      "User's birthday is 21st of March [user|birthday|21st of March]",
+    ],
+    ['I was born on 3 May 1990.', "User's birthday is 3 May 1990 [user|birthday|3 May 1990]"],
+    // a relative's: theirs, so it never supersedes the user's own
+    [
+      "My sister's birthday is June 3rd.",
+      "User's sister's birthday is June 3rd [user's sister|birthday|June 3rd]",
+    ],
+  ])('%j', (sentence, expected) => {
+    const facts = applyRule(birthday, sentence);
+    expect(brief(facts)).toEqual([expected]);
+    // The day is the birthday's, not the date the fact became true.
+    expect(facts[0]!.timeless).toBe(true);
+  });
+
+  it.each([
+    'My birthday is not on May 4.',
+    'My birthday party is at the bowling alley.',
+    'I was born in Leeds.',
+    'His birthday is June 3rd.',
+    'My birthday is coming up soon.',
+  ])('nothing from %j', (s) => {
+    expect(applyRule(birthday, s)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import type { Tok } from '../nlp.ts';
 import { properName } from '../phrases.ts';
+import { MONTHS } from '../../../text/calendar.ts';
 import { singular, wholeNumber } from '../vocabulary.ts';
 
 /** "My name is Dana Ruiz", "call me Dee", "I go by Sam", "Hi, I'm Dana." */
@@ -103,4 +104,54 @@ export function relativeAge(noun: string, name: string, years: number): TypedFac
 
 function fixPossessive(f: TypedFact): TypedFact {
   return { ...f, text: f.text.replace(/ 's name/, "'s name") };
+}
+
+const MONTH = `(?:${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?`;
+/** "August 14", "14 August", "the 21st of March", "3rd May": a day of the year. */
+const DAY_OF_YEAR = new RegExp(
+  `\\b(?:${MONTH}\\s+(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)?\\b|(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b)(?:,?\\s+\\d{4}\\b)?`,
+  'iu',
+);
+
+/**
+ * "My birthday is on August 14", "my birthday's the 21st of March", "my sister's birthday is
+ * June 3rd", "I was born on 3 May 1990": the day, as said. Keyed by whose birthday it is, so a
+ * sister's never supersedes the user's.
+ */
+export function birthday(c: Clause): TypedFact[] {
+  if (c.negated || c.verb === null) return [];
+  const said = objectTokens(c)
+    .map((t) => t.text)
+    .join(' ');
+  const day = DAY_OF_YEAR.exec(said)?.[0];
+  if (day === undefined) return [];
+  const date = day.replace(/^the\s+/iu, '').replace(/\s+/gu, ' ');
+  const whole = c.toks.map((t) => t.text).join(' ');
+  const own = c.subject.kind === 'possession' && c.subject.noun === 'birthday' && c.verb === 'be';
+  const born =
+    c.subject.kind === 'user' &&
+    !c.subject.plural &&
+    c.verb === 'bear' &&
+    /\bborn\s+on\b/iu.test(whole);
+  // The day is the birthday itself, not when the fact became true.
+  const timeless = (f: TypedFact): TypedFact => ({ ...f, timeless: true });
+  if (own || born) {
+    return userFact('birthday', date, `User's birthday is ${date}`, { salience: 0.8 }).map(
+      timeless,
+    );
+  }
+  // "my sister's birthday is June 3rd": the relative's, by relation (and name when given).
+  if (
+    c.subject.kind === 'relative' &&
+    c.verb === 'be' &&
+    /['’]\s*s\s+birthday\s+(?:is|'s)\b/iu.test(whole)
+  ) {
+    const noun = singular(c.subject.noun);
+    const who = c.subject.name ? `${noun} ${c.subject.name}` : noun;
+    return userFact('birthday', date, `User's ${who}'s birthday is ${date}`, {
+      subject: `user's ${who.toLowerCase()}`,
+      salience: 0.6,
+    }).map(timeless);
+  }
+  return [];
 }
