@@ -1187,6 +1187,8 @@ describe('a bare task for their own people, plans and routines', () => {
     'sort out dinners around the school run',
     'make my job sound impressive in a two-line bio',
     'Suggest a care home for my parents considering their conditions',
+    "what's the name of the couple across the road again",
+    'pick a film for tonight based on what I’m into',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
   });
@@ -1209,6 +1211,7 @@ describe('a bare task for their own people, plans and routines', () => {
     'Help me write a resignation letter that keeps things friendly with my employer.',
     'Plan my next steps for learning Python',
     'recommend tyres for a 2015 Golf',
+    'what is the name of the planet next door to Earth',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -507,7 +507,7 @@ const PERSON_BY_DEED =
  * things", "that theme she's obsessed with").
  */
 const KNOWN_BEFORE =
-  /\bbased\s+on\s+(?:my|our|what\s+you\s+know|what\s+(?:i|we)\s+\p{L})|\b(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+['’]s\s+names?\b|\b(?:i|we)\s+(?:said|told\s+you|mentioned|talked\s+about)\s+(?:is|was|are|were|has|had|earlier|before|last\s+(?:time|week|month)|the\s+other\s+day|previously)\b|\b(?:us(?:es?|ing)|with|include|includes|including|mentions?|mentioning)\s+(?:his|her|their|my|our)\s+(?:(?:first\s+|full\s+|real\s+|proper\s+)?names?|favou?rite\s+[\p{L}-]+)|\bmentions?\s+(?:where|when|how)\s+(?:they|we|he|she)\s+met\b|\bmentions?\s+what\s+(?:they|he|she)\s+did\s+for\s+(?:me|us)\b|\b(?:per|from|in)\s+(?:your|ur)\s+notes\b|\b(?:around|with|of)\s+(?:my|our)\s+[\p{L}-]+(?:['’]s|s['’])\s+favou?rite\s+things\b|\bthat\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:obsessed\s+with|into|mad\s+about|crazy\s+about)\b/iu;
+  /\bbased\s+on\s+(?:my|our|what\s+you\s+know|what\s+(?:i|we)(?:\s+|['’])\p{L})|\b(?:my|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+['’]s\s+names?\b|\b(?:i|we)\s+(?:said|told\s+you|mentioned|talked\s+about)\s+(?:is|was|are|were|has|had|earlier|before|last\s+(?:time|week|month)|the\s+other\s+day|previously)\b|\b(?:us(?:es?|ing)|with|include|includes|including|mentions?|mentioning)\s+(?:his|her|their|my|our)\s+(?:(?:first\s+|full\s+|real\s+|proper\s+)?names?|favou?rite\s+[\p{L}-]+)|\bmentions?\s+(?:where|when|how)\s+(?:they|we|he|she)\s+met\b|\bmentions?\s+what\s+(?:they|he|she)\s+did\s+for\s+(?:me|us)\b|\b(?:per|from|in)\s+(?:your|ur)\s+notes\b|\b(?:around|with|of)\s+(?:my|our)\s+[\p{L}-]+(?:['’]s|s['’])\s+favou?rite\s+things\b|\bthat\s+[\p{L}-]+\s+(?:he|she|they)(?:['’]s|['’]re|\s+is|\s+are)\s+(?:obsessed\s+with|into|mad\s+about|crazy\s+about)\b/iu;
 
 /**
  * A thing of theirs named by what they do with it, how they stand to it, its kind or their
@@ -603,12 +603,13 @@ const OWN_DATES_AND_DUES =
   /\bhow\s+(?:many\s+(?:more\s+)?(?:days|weeks|months|sleeps|nights)|long)\s+(?:is\s+it\s+|left\s+|to\s+go\s+)?(?:until|till|til|before)\s+(?:i|we)\s+(?!(?:can|could|should|must|need|have\s+to|get\s+there|arrive)\b)\p{L}+|^\s*(?:(?:and|so|ok|hey)[,!]?\s+)?when(?:['’]s|\s+is|\s+are|\s+was)\s+(?:the|my|our|his|her)\s+(?:[\p{L}-]+['’]s\s+)?[\p{L}-]+(?:\s+[\p{L}-]+)?\s+due\b|^\s*(?:\p{L}+,?\s+)?is\s+it\s+(?:my|our)\s+turn\b|\bhow\s+old\s+(?:is|are|will)\s+(?:he|she|they)\s+(?:be\s+)?(?:turning|now|going\s+to\s+be|this\s+year)\b|\bhow\s+old\s+(?:is|are)\s+[\p{L}-]+\s+turning\b|\bhow\s+much\s+(?:was|were)\s+(?:the|my|our|that)\s+(?:[\p{L}-]+\s+)?(?:quote|quotation|bill|estimate|invoice|deposit|fine|rent|fees?|repair)\b|\bhow\s+much\s+(?:the|my|our)\s+[^?.!]{1,40}?\s+(?:was|were)\s+quoted\b|^\s*(?:\p{L}+,?\s+)?what(?:['’]s|\s+is|\s+was)\s+(?:the|our)\s+(?:(?!of\b)[\p{L}-]+\s+){0,2}[\p{L}-]+['’]s\s+name\s+again\b|\b(?:for|on)\s+(?:the\s+(?:days|nights|evenings|mornings|weeks|weekends)\s+(?:when\s+)?(?:i|we)(?:['’]ve\s+got|\s+have|['’]m|\s+am|['’]re|\s+are|\s+work)|my\s+(?:(?!(?:one|two|three|four|five|six|seven|eight|nine|ten|few|couple|last|next|first)\b)[\p{L}-]+\s+){1,2}(?:days|nights|shifts|weeks|weekends))\b(?!\s+(?:of|off|away)\b)/iu;
 
 /**
- * Someone of theirs known by what they did for the user: "the name of the nice young man at the
- * bank who helped me", "the merchant that gives me trade discount". Not a thing that does
+ * Someone of theirs known by what they did for the user, or by where they live from them: "the
+ * name of the nice young man at the bank who helped me", "the merchant that gives me trade
+ * discount", "the name of the guy next door". Not a thing that does
  * something for anyone ("the muscle that lets me bend my knee").
  */
 const NAME_OF_THEIR_HELPER =
-  /\bname\s+of\s+(?:the|that)\s+[^?.!]{1,40}?\s+(?:who\s+(?:\p{L}+\s+)?\p{L}+|(?:that|which)\s+(?:\p{L}+ed|gave|gives|sold|sells|did|does|took|takes))\s+(?:me|us)\b/iu;
+  /\bname\s+of\s+(?:the|that|our)\s+(?:[\p{L}-]+\s+)?[\p{L}-]+\s+(?:next\s+door|across\s+the\s+(?:road|street|hall|landing)|upstairs|downstairs)\b(?!\s+(?:to|from)\b)|\bname\s+of\s+(?:the|that)\s+[^?.!]{1,40}?\s+(?:who\s+(?:\p{L}+\s+)?\p{L}+|(?:that|which)\s+(?:\p{L}+ed|gave|gives|sold|sells|did|does|took|takes))\s+(?:me|us)\b/iu;
 
 /** "is jess still allergic to that or was that someone else": unsure what they told. */
 const RECALL_UNSURE =
