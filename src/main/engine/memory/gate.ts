@@ -154,10 +154,11 @@ const FITTED_TO_USER =
   /(?<=\p{L}\s)(?:i|we)(?:['’]d| would) (?:\p{L}+ )?(?:love|like|enjoy|appreciate)(?! (?:to|you|it if|if)\b)|\bthe [\p{L}-]+ (?:i|we)(?:['’]m|['’]re| am| are) (?:currently |now |still )?(?:studying|learning|reading|playing|using|taking|practi[sc]ing|training for|saving for)\b/iu;
 
 /**
- * A task for an event or plan of theirs named only by "the": "a packing list for the holiday",
- * "a training plan for the race", "a budget for the move", "a bio for the conference website".
- * Which one it is, and when, only memory knows; an event the message describes ("for the
- * wedding of a colleague", "the race on Sunday in Leeds") or names brings its own.
+ * A task for an event or plan of theirs named only by "the", "my" or "our": "a packing list for
+ * the holiday", "a training plan for the race", "a budget for the move", "audiobooks for the
+ * commute", "CEUs before my license renewal". Which one it is, and when, only memory knows; an
+ * event the message describes ("for the wedding of a colleague", "the race on Sunday in Leeds")
+ * or names brings its own.
  */
 const THEIR_EVENT =
   /\b(?:for|on|to|about|before|after|during|at|ahead\s+of)\s+(?:the|my|our)\s+(?:(?!(?:next|last|first|best|worst|same|following)\b)[\p{L}-]+\s+)??(?:(?:drive|commute|journey|ride|walk|trip|bus|train)\s+(?:to|into|in\s+to)\s+(?:work|school|the\s+office)|commute|school\s+run|holiday|vacation|trip|race|move|wedding|party|conference|interview|exam|exams|course|match|gig|reunion|recital|concert|competition|tournament|marathon|retreat|presentation|audition|show|performance|ceremony|graduation|christening|funeral|trial|hearing|surgery|operation|appointment|renewal|appraisal|review)(?:['’]s)?\b(?!\s*(?:of|at|on|for|with|from|to|next|this|last|that|which|where|[:\d])\b)(?!\s+in\s+\p{Lu})(?!\s*[:\d(])/u;
@@ -191,6 +192,7 @@ const WRITE_THEM_A =
 const FOR_THEIR_BAD_PART =
   /\bfor\s+(?:my|our)\s+(?:bad|dodgy|sore|weak|injured|gammy|bum|problem|arthritic|busted|wonky)\s+(?:back|knees?|hips?|shoulders?|ankles?|wrists?|neck|feet|foot|elbows?|hands?)\b/iu;
 
+/** A task for one of theirs or a condition of theirs, by the forms just above. */
 function taskForTheirOwn(text: string): boolean {
   const starring = STARRING_THEIRS.exec(text);
   const written = WRITE_THEM_A.exec(text);
@@ -216,6 +218,7 @@ const MY_NEXT_OR_CURRENT =
 const BARE_TASK = /^[^.!?,;:—–]{1,100}[.!?]?$/u;
 const BARE_TASK_MAX_WORDS = 14;
 
+/** THEIR_PERSONS_OCCASION, of someone who is one of theirs ("my parents'", not "my company's"). */
 function forOneOfTheirsOccasion(text: string): boolean {
   const m = THEIR_PERSONS_OCCASION.exec(text);
   return m !== null && mentionsOwnPerson(`my ${m[1] as string}`);
@@ -619,6 +622,7 @@ const RECALL_UNSURE =
 const IN_MIND_THE =
   /\b(?:keeping|bearing)\s+in\s+mind\s+the\s+([\p{L}-]+)\b|\bwith\s+the\s+([\p{L}-]+)\s+in\s+tow\b/iu;
 
+/** IN_MIND_THE, of a person or a pet ("the baby"), not a thing ("the budget"). */
 function mindsOneOfTheirs(text: string): boolean {
   const m = IN_MIND_THE.exec(text);
   const noun = m?.[1] ?? m?.[2];
