@@ -1179,6 +1179,8 @@ describe('a bare task for their own people, plans and routines', () => {
     'Give me reading exercises at my current level',
     'a cardio routine that targets what my physio flagged',
     'suggest snacks my doctor would approve of',
+    "what's the monthly payment?",
+    'Is it safe for me to take ibuprofen?',
     'Give me cover letter tips for the jobs I am applying for',
     'a cheap city break an easy train from home',
     'a cycle route starting from home, about 40 km',
@@ -1212,6 +1214,8 @@ describe('a bare task for their own people, plans and routines', () => {
     'Plan my next steps for learning Python',
     'recommend tyres for a 2015 Golf',
     'what is the name of the planet next door to Earth',
+    'a mortgage of 250,000 at 4% over 25 years, what is the monthly repayment?',
+    'Is it safe for me to take paracetamol and aspirin together for a fever?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -1387,7 +1387,12 @@ const IS_HOME =
 function asksAboutTheirOwnThing(asked: string, ctx: GateContext, text: string): boolean {
   if (!ctx.relationsOf) return false;
   const clearly = (t: string) => (ctx.relationsOf!(t)[0]?.score ?? 0) >= OBJECT_MIN_RELATION_SCORE;
-  if (DEFINITE_SHORT.test(asked) && !SUPERLATIVE.test(asked)) return clearly(asked);
+  // "a loan of 20,000 at 6% over 5 years, what's the monthly payment?": the definite is the
+  // message's own material when figures come before it.
+  const before = text.slice(0, Math.max(0, text.lastIndexOf(asked)));
+  if (DEFINITE_SHORT.test(asked) && !SUPERLATIVE.test(asked)) {
+    return !/\d/u.test(before) && clearly(asked);
+  }
   if (IS_HOME.test(asked)) return true;
   const noun = (HOW_OLD_THE.exec(asked) ??
     TOPIC_THEN_QUESTION.exec(text.slice(0, 300)) ??
@@ -1406,8 +1411,12 @@ const OWN_LIMITS =
   /\b(?:i|we)\s+(?:react\s+(?:badly\s+)?to|(?:am|are)\s+(?:allergic|intolerant|sensitive)\s+to|can['’]?t\s+(?:tolerate|handle))\b|\b(?:am|are)\s+(?:i|we)\s+(?:allowed|permitted)\s+to\s+(?:eat|drink|have|take)\b|\b(?:i|we)\s+(?:can|could)\s+(?:safely\s+|actually\s+|still\s+)?(?:eat|drink|have|take)\b|\b(?:can['’]?t|cannot|mustn['’]?t|must\s+not|shouldn['’]?t|should\s+not|can|could|may)\s+(?:i|we)\s+(?:eat|drink|have|take)\b|\b(?:must|should|do|can)\s+(?:i|we)\s+(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|cut\s+out)\b|\bnot\s+(?:give|prescribe|serve|feed)\s+(?:me|us)\b|\b(?:safe|dangerous|bad|harmful|risky|okay|ok)\s+for\s+(?:me|us)\b|\b(?:leave\s+out|avoid|skip|exclude|keep\s+out|not\s+(?:use|include|add|put\s+in))\b[^?.!]{0,60}\bfor\s+(?:me|us)\b/iu;
 /** The relations such a limit must be about, clearly by word meaning ("a used car" is not). */
 const LIMIT_RELATIONS = new Set(['allergy', 'diet', 'health', 'drink']);
-/** A circumstance makes it general advice: "… during pregnancy", "… before bed", "… in an interview". */
-const LIMIT_CIRCUMSTANCE = /\b(?:during|before|after|when|while|with|on|in|at|if)\s+\S/iu;
+/**
+ * A circumstance makes it general advice: "… during pregnancy", "… before bed", "… in an
+ * interview", "… for a headache".
+ */
+const LIMIT_CIRCUMSTANCE =
+  /\b(?:during|before|after|when|while|with|on|in|at|if)\s+\S|\bfor\s+(?:a|an)\s+\S/iu;
 /** How clearly the question must be about such a relation ("medicine" for health: 0.27). */
 const LIMIT_MIN_RELATION_SCORE = 0.25;
 
