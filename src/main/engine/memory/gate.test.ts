@@ -1216,6 +1216,10 @@ describe('a bare task for their own people, plans and routines', () => {
     'what is the name of the planet next door to Earth',
     'a mortgage of 250,000 at 4% over 25 years, what is the monthly repayment?',
     'Is it safe for me to take paracetamol and aspirin together for a fever?',
+    'I had two double espressos after a very late lunch today. Will I still sleep tonight?',
+    'My manager wants me to work this Sunday without notice. Am I allowed to refuse under UK law?',
+    "Write a card for my grandad, he's turning 90 and loves cricket",
+    'I have a second interview for a data analyst role on Monday. What might they ask me?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

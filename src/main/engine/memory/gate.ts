@@ -380,7 +380,7 @@ const ASKS_QUANTITY =
  * theirs ("my kid's teacher"). What memory would add, the message already gives.
  */
 const DESCRIBED_PERSON =
-  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|[^]*?[.!?:;]\s+(?:[Hh]e|[Ss]he|[Tt]hey)(?:['’]s|['’]re|\s+is|\s+are|\s+loves?|\s+likes?|\s+has|\s+plays|\s+and)\b|\s+(?:[Hh]es|[Ss]hes|[Tt]heyre)\s+\p{Ll}|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
+  /\b(?:my|our)\s+(?:[\p{Ll}-]+\s+)?[\p{Ll}-]+(?:,?\s+\p{Lu}\p{Ll}+\b(?!\s*['’]s\b)|,?\s+(?:who|whose|who['’]s)\b|[^]*?[.!?:;]\s+(?:[Hh]e|[Ss]he|[Tt]hey)(?:['’]s|['’]re|\s+is|\s+are|\s+loves?|\s+likes?|\s+has|\s+plays|\s+and)\b|[^.!?]*?,\s+(?:[Hh]e|[Ss]he|[Tt]hey)(?:['’]s\s+(?:turning|\p{L}+ing|bald|obsessed|mad|into|a|an)|['’]re\s+(?:turning|into|a|an)|\s+(?:turns?|loves?|likes?|is\s+turning|is\s+into|plays|adores|hates))\b|\s+(?:[Hh]es|[Ss]hes|[Tt]heyre)\s+\p{Ll}|['’]s\s+(?:teacher|coach|doctor|boss|manager|friend|friends|classmates?|teammates?|nurse|tutor|landlord|neighbou?r|colleagues?|coworkers?))/u;
 /**
  * A yes/no question about a thing of theirs that states its circumstances ("Does my car need
  * winter tyres if it rarely snows where I live?"): the answer follows from what it says.
@@ -1027,6 +1027,10 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
   if (
     !task &&
     !generalCause &&
+    // A backstory that tells the situation ("I took ibuprofen two hours ago for a headache. Can I
+    // take paracetamol now?") is what the question is about, not what memory holds of them.
+    !backstory &&
+    !sentenceBackstory &&
     ((asksAboutOwnLife(text, ctx, asked) && !(advice && asked !== ownQuestion)) ||
       (asksAboutTheirOwnThing(asked, ctx, text) && !advice) ||
       asksOwnLimits(asked, ctx))
