@@ -1179,6 +1179,7 @@ describe('a bare task for their own people, plans and routines', () => {
     'Give me reading exercises at my current level',
     'a cardio routine that targets what my physio flagged',
     'suggest snacks my doctor would approve of',
+    "I'm doing the food shop now — what's left on my list from earlier?",
     "what's the monthly payment?",
     'Is it safe for me to take ibuprofen?',
     'Give me cover letter tips for the jobs I am applying for',
@@ -1220,6 +1221,8 @@ describe('a bare task for their own people, plans and routines', () => {
     'My manager wants me to work this Sunday without notice. Am I allowed to refuse under UK law?',
     "Write a card for my grandad, he's turning 90 and loves cricket",
     'I have a second interview for a data analyst role on Monday. What might they ask me?',
+    "I'm a retired nurse who wants to volunteer. What kinds of roles would use my skills?",
+    "I've been sleeping badly for a couple of weeks now. What small changes might help my sleep?",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

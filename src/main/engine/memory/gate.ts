@@ -774,6 +774,9 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
       !/\b(?:it|its|that|this|they|them|one)\b/iu.test(ownQuestion));
   // A shorter setting in the same sentence: "My jeans shrank in the wash, can I stretch them
   // back?", "we want to repaint our hallway, satin or matte?".
+  // A sentence of its own before the question, telling the situation: the question is about it
+  // ("I took ibuprofen two hours ago for a headache. Can I take paracetamol now?").
+  const toldBefore = /[.!]\s*$/u.test(before.trim()) && beforeWords >= BACKSTORY_MIN_WORDS;
   const setUp =
     /[.!,;:]\s*$/u.test(before.trim()) && before.trim().split(/\s+/u).length >= SETUP_MIN_WORDS;
   // The question's whole sentence may hold more than its clause: "Last week I got caught in a
@@ -1020,6 +1023,8 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
     !task &&
     !advice &&
     !generalCause &&
+    !toldBefore &&
+    !sentenceBackstory &&
     !HOW_TO.test(asked) &&
     !AT_HAND.test(text)
   )
@@ -1027,9 +1032,8 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
   if (
     !task &&
     !generalCause &&
-    // A backstory that tells the situation ("I took ibuprofen two hours ago for a headache. Can I
-    // take paracetamol now?") is what the question is about, not what memory holds of them.
-    !backstory &&
+    // A situation told before the question is what it asks about, not what memory holds.
+    !toldBefore &&
     !sentenceBackstory &&
     ((asksAboutOwnLife(text, ctx, asked) && !(advice && asked !== ownQuestion)) ||
       (asksAboutTheirOwnThing(asked, ctx, text) && !advice) ||
