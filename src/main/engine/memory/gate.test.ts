@@ -1180,6 +1180,8 @@ describe('a bare task for their own people, plans and routines', () => {
     'a cardio routine that targets what my physio flagged',
     'suggest snacks my doctor would approve of',
     "I'm doing the food shop now — what's left on my list from earlier?",
+    'I had a long chat with you about my trip last week. What was the hotel called?',
+    'what did we talk about yesterday?',
     "what's the monthly payment?",
     'Is it safe for me to take ibuprofen?',
     'Give me cover letter tips for the jobs I am applying for',
@@ -1223,6 +1225,7 @@ describe('a bare task for their own people, plans and routines', () => {
     'I have a second interview for a data analyst role on Monday. What might they ask me?',
     "I'm a retired nurse who wants to volunteer. What kinds of roles would use my skills?",
     "I've been sleeping badly for a couple of weeks now. What small changes might help my sleep?",
+    "My brother is getting married in August and I'm his best man. What are my main jobs on the day?",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

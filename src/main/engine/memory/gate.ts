@@ -528,10 +528,11 @@ const OWN_ATTRIBUTE =
  * Something the user told before, pointed back at: "the tickets I mentioned", "the boiler issue
  * I told you about", "the stories I told you about us", a message ended on "I told you" / "I
  * told u na", a clause "u know how long it is" / "you know what I'm like", "same as last time",
- * "like you did last time". What it points at is in memory, whatever the request.
+ * "like you did last time", "I told you about my trip", "I had a long chat with you about it".
+ * What it points at is in memory, whatever the request.
  */
 const TOLD_BEFORE =
-  /\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that|what|which)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we|he|she|they|my|our|the)\b|\bthe\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)\s+(?:said|gave\s+you|told\s+you)[^\p{L}\p{N}]*$|\b(?:the|that)\s+(?:[\p{L}-]+\s+){1,3}?(?:i|we)\s+(?:was|were)\s+(?:moaning|talking|complaining|ranting|telling\s+you|on)\s+about\b|\blike\s+(?:i|we)\s+(?:said|mentioned|told\s+(?:you|u))\b(?!\s+(?:in\s+(?:the|this|my)\s+|above|below|here\b))|\b(?:you|u)\s+said\s+something\s+about\b|\b(?:i|we)\s+(?:told|said\s+to)\s+(?:you|u)\s+(?:once|before|already|earlier|last\s+time)\b|\b(?:you|u)\s+know\s+(?:the|his|her|their)\s+(?:breed|name|age|size|model|make|dates?|address|route|grade|class|year|school|team|times|pattern|shifts|hours|rota|schedule|restrictions|allergies|diet|condition|needs)\b|\b(?:i|we)\s+told\s+(?:thee|ye)\b|\b(?:you|ye)(?:['’]ll|\s+will)?\s+mind\s+(?:his|her|their|my|the|what|where|who)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
+  /\b(?:i|we)\s+(?:told|showed)\s+(?:you|u)\s+about\b|\b(?:i|we)\s+(?:had\s+a\s+(?:long\s+|quick\s+|little\s+)?chat|talked|spoke)\s+(?:with|to)\s+(?:you|u)\s+about\b|\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that|what|which)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we|he|she|they|my|our|the)\b|\bthe\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)\s+(?:said|gave\s+you|told\s+you)[^\p{L}\p{N}]*$|\b(?:the|that)\s+(?:[\p{L}-]+\s+){1,3}?(?:i|we)\s+(?:was|were)\s+(?:moaning|talking|complaining|ranting|telling\s+you|on)\s+about\b|\blike\s+(?:i|we)\s+(?:said|mentioned|told\s+(?:you|u))\b(?!\s+(?:in\s+(?:the|this|my)\s+|above|below|here\b))|\b(?:you|u)\s+said\s+something\s+about\b|\b(?:i|we)\s+(?:told|said\s+to)\s+(?:you|u)\s+(?:once|before|already|earlier|last\s+time)\b|\b(?:you|u)\s+know\s+(?:the|his|her|their)\s+(?:breed|name|age|size|model|make|dates?|address|route|grade|class|year|school|team|times|pattern|shifts|hours|rota|schedule|restrictions|allergies|diet|condition|needs)\b|\b(?:i|we)\s+told\s+(?:thee|ye)\b|\b(?:you|ye)(?:['’]ll|\s+will)?\s+mind\s+(?:his|her|their|my|the|what|where|who)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
 
 /** A message opened on their partner's or parent's things, bare: "Husband's office moved to where now?". */
 const PARTNER_OPENING =
@@ -1004,9 +1005,20 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
       (HOW_TO.test(ownQuestion) || ADVICE.test(ownQuestion) || AHEAD.test(ownQuestion)) &&
       !EPISODE_RELATIVE.test(ownQuestion)
     );
-  if (relative && !generalCause && (named || personal || QUESTION.test(text))) return 'episode';
+  // A time told in a sentence of its own before the question dates the situation it tells ("My
+  // sister is getting married in June and I'm maid of honour. What are my duties?"), unless the
+  // question itself asks about a time.
+  const toldTime =
+    toldBefore &&
+    !EPISODE_RELATIVE.test(ownQuestion) &&
+    !EPISODE_DATED.test(ownQuestion) &&
+    !RECALL.test(text) &&
+    !TOLD_BEFORE.test(text);
+  if (relative && !toldTime && !generalCause && (named || personal || QUESTION.test(text)))
+    return 'episode';
   if (
     EPISODE_DATED.test(text) &&
+    !toldTime &&
     (named || PERSONAL.test(ownQuestion)) &&
     !generalCause &&
     !ADVICE_MODAL.test(ownQuestion)
