@@ -6,7 +6,7 @@ import type { MemorySection } from '../../../shared/api.ts';
 import type { Logger } from '../logger.ts';
 import type { UpstreamClient } from '../services.ts';
 import { MONTHS, WEEKDAYS } from '../text/calendar.ts';
-import { FIRST_PERSON, STOP_WORDS, queryTerms, words } from '../text/text.ts';
+import { CHAT_FORMS, FIRST_PERSON, STOP_WORDS, queryTerms, words } from '../text/text.ts';
 import { isStructureOfThings, personNoun, singular } from './extraction/vocabulary.ts';
 
 export type GateMode = 'off' | 'heuristic' | 'llm';
@@ -461,9 +461,8 @@ const CHAT_SPELLINGS: readonly [RegExp, string][] = [
   [/\bwen\b/giu, 'when'],
   [/\bwetin\b/giu, 'what'],
   [/\br(?=\s+(?:we|u|you|they)\b)/giu, 'are'],
-  [/\b(?:tmrw|tmrrw|tmr|2moro|2morrow)\b/giu, 'tomorrow'],
-  [/\bb-?day\b/giu, 'birthday'],
-  [/\bwknd\b/giu, 'weekend'],
+  // "b-day" (search reads it as two words; the one-word chat forms are spelled out below).
+  [/\bb-day\b/giu, 'birthday'],
   // Scots: "whit's ma gaffer cawed", "fae mine", "cannae make it".
   [/\bwhit\b/giu, 'what'],
   [/\bma\b(?=\s+\p{L})(?!\s+(?:and|n|&)\b)/gu, 'my'],
@@ -475,9 +474,13 @@ const CHAT_SPELLINGS: readonly [RegExp, string][] = [
   [/\bdinnae\b/giu, "don't"],
 ];
 
+/** The chat forms search reads as their words too ("bday", "tmrw": text.ts). */
+const CHAT_FORM = new RegExp(String.raw`\b(?:${[...CHAT_FORMS.keys()].join('|')})\b`, 'giu');
+
 function spelledOut(text: string): string {
   let out = text;
   for (const [re, to] of CHAT_SPELLINGS) out = out.replace(re, to);
+  out = out.replace(CHAT_FORM, (w) => CHAT_FORMS.get(w.toLowerCase()) ?? w);
   return out;
 }
 

@@ -59,6 +59,8 @@ export const CHAT_FORMS: ReadonlyMap<string, string> = new Map([
   ['bday', 'birthday'],
   ['bdays', 'birthdays'],
   ['tmrw', 'tomorrow'],
+  ['tmrrw', 'tomorrow'],
+  ['tmr', 'tomorrow'],
   ['tmrow', 'tomorrow'],
   ['2moro', 'tomorrow'],
   ['2morrow', 'tomorrow'],
@@ -69,6 +71,7 @@ export const CHAT_FORMS: ReadonlyMap<string, string> = new Map([
   ['bff', 'best friend'],
   ['anniv', 'anniversary'],
   ['hbd', 'happy birthday'],
+  ['wknd', 'weekend'],
 ]);
 
 /**

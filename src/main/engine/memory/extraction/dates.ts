@@ -253,6 +253,10 @@ export function clauseDate(c: Clause, at: number): ResolvedDate | null {
 
 const MONTH_NAME = String.raw`(?:${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.?`;
 const ORDINAL_DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?`;
+const DAY_MONTH = String.raw`(?:the\s+)?${ORDINAL_DAY}\s+(?:of\s+)?${MONTH_NAME}(?:,?\s+\d{4})?`;
+const MONTH_DAY = String.raw`${MONTH_NAME}\s+${ORDINAL_DAY}(?:,?\s+\d{4})?`;
+/** A day of the year as said: "14 August", "the 21st of March", "June 3rd, 1990". */
+export const DAY_OF_YEAR = new RegExp(String.raw`\b(?:${DAY_MONTH}|${MONTH_DAY})\b`, 'iu');
 /**
  * Dates a question names, as resolveDate reads them: "on 4 September, 2021", "February 2, 2022",
  * "in July 2021", "on the 3rd of June", "2021-09-04", "yesterday", "last week", "on Monday",
@@ -261,8 +265,8 @@ const ORDINAL_DAY = String.raw`\d{1,2}(?:st|nd|rd|th)?`;
 const ASKED_DATE = new RegExp(
   [
     String.raw`\d{4}-\d{2}-\d{2}`,
-    String.raw`(?:the\s+)?${ORDINAL_DAY}\s+(?:of\s+)?${MONTH_NAME}(?:,?\s+\d{4})?`,
-    String.raw`${MONTH_NAME}\s+${ORDINAL_DAY}(?:,?\s+\d{4})?`,
+    DAY_MONTH,
+    MONTH_DAY,
     String.raw`${MONTH_NAME},?\s+\d{4}`,
     String.raw`(?<=\b(?:in|during)\s+)${MONTH_NAME}`,
     String.raw`yesterday`,

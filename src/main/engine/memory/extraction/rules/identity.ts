@@ -3,7 +3,7 @@ import { objectTokens, type Clause } from '../clause.ts';
 import { factAbout, userFact, type RuleContext, type TypedFact } from '../fact.ts';
 import type { Tok } from '../nlp.ts';
 import { properName } from '../phrases.ts';
-import { MONTHS } from '../../../text/calendar.ts';
+import { DAY_OF_YEAR } from '../dates.ts';
 import { singular, wholeNumber } from '../vocabulary.ts';
 
 /** "My name is Dana Ruiz", "call me Dee", "I go by Sam", "Hi, I'm Dana." */
@@ -105,13 +105,6 @@ export function relativeAge(noun: string, name: string, years: number): TypedFac
 function fixPossessive(f: TypedFact): TypedFact {
   return { ...f, text: f.text.replace(/ 's name/, "'s name") };
 }
-
-const MONTH = `(?:${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?`;
-/** "August 14", "14 August", "the 21st of March", "3rd May": a day of the year. */
-const DAY_OF_YEAR = new RegExp(
-  `\\b(?:${MONTH}\\s+(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)?\\b|(?:the\\s+)?\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH}\\b)(?:,?\\s+\\d{4}\\b)?`,
-  'iu',
-);
 
 /**
  * "My birthday is on August 14", "my birthday's the 21st of March", "my sister's birthday is
