@@ -1076,20 +1076,6 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
     AT_TIME.test(asked)
   )
     return 'pinned';
-  if (
-    process.env.GATE_P === '1' &&
-    !task &&
-    !advice &&
-    !generalCause &&
-    !HOW_TO.test(asked) &&
-    !CODE_LIKE.test(text) &&
-    QUESTION.test(text) &&
-    FIRST_PERSON.test(asked) &&
-    text.trim().split(/\s+/u).length <= Number(process.env.GATE_PW ?? 20) &&
-    !AT_HAND.test(text) &&
-    !/\d/u.test(text)
-  )
-    return 'pinned';
   return 'none';
 }
 
