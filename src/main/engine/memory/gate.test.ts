@@ -23,6 +23,12 @@ async function withWordMeaning(base: GateContext): Promise<GateContext> {
   return { ...base, relationsOf: (t) => words.relationsFor(t, 0) };
 }
 
+/** `ctx` with word meaning, for the blocks below that read it. */
+let ctxWithMeaning: GateContext;
+beforeAll(async () => {
+  ctxWithMeaning = await withWordMeaning(ctx);
+});
+
 const table: [string, MemorySection][] = [
   // identity
   ['Who am I?', 'identity'],
@@ -215,7 +221,7 @@ describe('questions about the user in any wording (word meaning from the static 
     "Suggest a weekend trip we'd both love",
     "Find a podcast to help with the language I'm learning",
   ])('%s → memory', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
 
   it.each([
@@ -370,7 +376,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'Is evening a good time for my run?',
     'Does something in my diet clash with my meds?',
   ])('%s → memory (their thing, not an action)', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
 
   // General questions that mention the user's own people, pets, body or things as the setting
@@ -499,7 +505,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'Do I usually drink coffee in the morning?',
     'Do I have to work this Saturday?',
   ])('%s → memory', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
 
   // The user's own body asked about is their health.
@@ -696,7 +702,7 @@ describe('questions about the user in any wording (word meaning from the static 
     'Plan a dinner menu for me that avoids stuff I don’t like.',
     'Work out whether a season ticket makes sense for my commute.',
   ])('%s → memory', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
 
   // What the message itself answers: a backstory, then whether the user does right by what it
@@ -984,7 +990,7 @@ describe('what the user told before, their known conditions and places, pointed 
     'A letter to my landlord about the drains, you will mind his name',
     'A card for my wife, she likes it when I use her proper name',
   ])('%s → memory', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
 
   it.each([
@@ -1041,11 +1047,6 @@ describe('what the user told before, their known conditions and places, pointed 
 });
 
 describe('a plain question about the user, standing alone', () => {
-  let withMeaning: GateContext;
-  beforeAll(async () => {
-    withMeaning = await withWordMeaning(ctx);
-  });
-
   it.each([
     'Who signs off my timesheets at work?',
     'what weeks am i on leave?',
@@ -1058,7 +1059,7 @@ describe('a plain question about the user, standing alone', () => {
     'Which fabrics are off limits for me?',
     'Who does the school run with me?',
   ])('%s → memory', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
 
   it.each([
@@ -1076,16 +1077,11 @@ describe('a plain question about the user, standing alone', () => {
     'What should I wear to a job interview?',
     'When do I use an en dash?',
   ])('%s → none', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).toBe('none');
   });
 });
 
 describe('their own dates, dues, helpers and things, asked about', () => {
-  let withMeaning: GateContext;
-  beforeAll(async () => {
-    withMeaning = await withWordMeaning(ctx);
-  });
-
   it.each([
     'That card game we play at the social club, what was it again?',
     'the podcast I listen to on the bus - what is it called?',
@@ -1119,7 +1115,7 @@ describe('their own dates, dues, helpers and things, asked about', () => {
     "When's my cousin's wedding again?",
     'a thank-you note to my godmother for the book',
   ])('%s → memory', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
 
   it.each([
@@ -1142,16 +1138,11 @@ describe('their own dates, dues, helpers and things, asked about', () => {
     'What are you on about?',
     'my uncle says you lose most heat through your head, true?',
   ])('%s → none', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).toBe('none');
   });
 });
 
 describe('a bare task for their own people, plans and routines', () => {
-  let withMeaning: GateContext;
-  beforeAll(async () => {
-    withMeaning = await withWordMeaning(ctx);
-  });
-
   it.each([
     'Make a packing list for the trip',
     'Write a revision plan for the exam',
@@ -1195,7 +1186,7 @@ describe('a bare task for their own people, plans and routines', () => {
     "what's the name of the couple across the road again",
     'pick a film for tonight based on what I’m into',
   ])('%s → memory', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).not.toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
 
   it.each([
@@ -1227,7 +1218,7 @@ describe('a bare task for their own people, plans and routines', () => {
     "I've been sleeping badly for a couple of weeks now. What small changes might help my sleep?",
     "My brother is getting married in August and I'm his best man. What are my main jobs on the day?",
   ])('%s → none', (q) => {
-    expect(classifyHeuristic(q, withMeaning)).toBe('none');
+    expect(classifyHeuristic(q, ctxWithMeaning)).toBe('none');
   });
 });
 

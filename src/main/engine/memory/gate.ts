@@ -769,8 +769,11 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
   // …or joined to it by a dash or a colon ("We moved house last month — what's an efficient
   // order to unpack in?", "At a pub quiz last Friday nobody knew this: what's …?").
   const beforeWords = before.trim().split(/\s+/u).length;
+  // A sentence of its own before the question, telling the situation: the question is about it
+  // ("I took ibuprofen two hours ago for a headache. Can I take paracetamol now?").
+  const toldBefore = /[.!]\s*$/u.test(before.trim()) && beforeWords >= BACKSTORY_MIN_WORDS;
   const backstory =
-    (/[.!]\s*$/u.test(before.trim()) && beforeWords >= BACKSTORY_MIN_WORDS) ||
+    toldBefore ||
     // …unless the question points back at what the setting named ("the car I drive - what make
     // is it?").
     (/[:—–-]\s*$/u.test(before.trim()) &&
@@ -778,11 +781,7 @@ function classifyMessage(message: string, ctx: GateContext): MemorySection {
       !/\b(?:it|its|that|this|they|them|one)\b/iu.test(ownQuestion));
   // A shorter setting in the same sentence: "My jeans shrank in the wash, can I stretch them
   // back?", "we want to repaint our hallway, satin or matte?".
-  // A sentence of its own before the question, telling the situation: the question is about it
-  // ("I took ibuprofen two hours ago for a headache. Can I take paracetamol now?").
-  const toldBefore = /[.!]\s*$/u.test(before.trim()) && beforeWords >= BACKSTORY_MIN_WORDS;
-  const setUp =
-    /[.!,;:]\s*$/u.test(before.trim()) && before.trim().split(/\s+/u).length >= SETUP_MIN_WORDS;
+  const setUp = /[.!,;:]\s*$/u.test(before.trim()) && beforeWords >= SETUP_MIN_WORDS;
   // The question's whole sentence may hold more than its clause: "Last week I got caught in a
   // thunderstorm. If the thunder comes 5 seconds after the flash, how far away is it?".
   const sentenceBefore = text.slice(0, Math.max(0, text.lastIndexOf(lastSentence)));
