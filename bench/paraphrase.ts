@@ -98,11 +98,31 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-29.json',
   'paraphrase-30.json',
   'paraphrase-31.json',
+  'paraphrase-32.json',
+  'paraphrase-33.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
-  return JSON.parse(readFileSync(path, 'utf8')) as ParaphraseData;
+  const data = JSON.parse(readFileSync(path, 'utf8')) as ParaphraseData;
+  // A set in another shape would be measured wrong without a word (unrelated prompts given as
+  // bare strings all went into one conversation): refused instead.
+  const bad = [
+    ...data.pairs.filter(
+      (p) => typeof p.id !== 'string' || typeof p.question !== 'string' || !isSplit(p.split),
+    ),
+    ...data.unrelated.filter(
+      (u) => typeof u.id !== 'string' || typeof u.prompt !== 'string' || !isSplit(u.split),
+    ),
+  ];
+  if (bad.length > 0) {
+    throw new Error(
+      `${path}: ${bad.length} pairs or unrelated prompts lack an id, their text or a dev/heldout split`,
+    );
+  }
+  return data;
 }
+
+const isSplit = (s: unknown): s is Split => s === 'dev' || s === 'heldout';
 
 export interface QuestionResult {
   pair: ParaphrasePair;
