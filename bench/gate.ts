@@ -10,6 +10,7 @@
 //   3. Rounds of questions and requests that need the user's memory, in many wordings
 //      (bench/data/personal-rounds/round-NN.txt, written likewise): odd lines are dev, even lines
 //      held-out, reported apart.
+//   4. All of it split as the gate's model is trained (bench/gate-data.ts): dev and held-out.
 // CPU only, a few seconds: `npm run bench -- gate`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { classifyHeuristic } from '../src/main/engine/memory/gate.ts';
 import { gateContextFrom } from '../src/main/engine/memory/memory-reader.ts';
 import { loadWordVectors } from '../src/main/engine/vector/word-vectors.ts';
 import { ensureWordVectorAsset } from '../test/helpers/word-vectors.ts';
+import { gateData } from './gate-data.ts';
 import { loadParaphraseData, PARAPHRASE_DATA_SETS } from './paraphrase.ts';
 
 type Print = (line: string) => void;
@@ -90,6 +92,17 @@ export async function runGateBench(print: Print): Promise<void> {
     print(
       `  needing memory, ${file.replace('.txt', '')}: memory for dev ${round.dev.pass}/${round.dev.total} (${share(round.dev)}), ` +
         `held-out ${round.heldout.pass}/${round.heldout.total} (${share(round.heldout)})`,
+    );
+  }
+
+  // The halves the gate's model is trained on (dev) and measured on (held-out), all data.
+  const data = gateData();
+  for (const half of ['dev', 'heldout'] as const) {
+    const personal = data[half].filter((e) => e.personal);
+    const general = data[half].filter((e) => !e.personal);
+    print(
+      `  all data, ${half === 'dev' ? 'dev (the model is trained on it)' : 'held-out'}: needing memory ${personal.filter((e) => memory(e.text)).length}/${personal.length}, ` +
+        `unrelated with memory ${general.filter((e) => memory(e.text)).length}/${general.length}`,
     );
   }
 }
