@@ -57,7 +57,9 @@ async function engine(options: { coreModel?: string } = {}): Promise<EngineHarne
   const h = await startEngine({
     config: {
       coreModel: options.coreModel ?? 'auto',
-      distiller: { debounceMsOverride: 80, retryDelayMs: 30, recoverDelayMs: 20 },
+      // Long enough that a loaded machine sends a conversation's second turn before the
+      // debounce ends (80 ms once let CI distil the first turn alone).
+      distiller: { debounceMsOverride: 400, retryDelayMs: 30, recoverDelayMs: 20 },
     },
   });
   cleanups.push(() => h.stop());
