@@ -123,4 +123,23 @@ describe('the gate with its model', () => {
     expect(personalProbability(code)).toBeGreaterThanOrEqual(0.98);
     expect(classifyHeuristic(code, ctx)).toBe('none');
   });
+
+  it('overrules the rules for facts when all but sure a message needs nothing of its writer', () => {
+    // Dev messages that bring what they need; the rules read "my son", "my boss", "my mum".
+    for (const message of [
+      'Draft a short email to my boss asking for a meeting to discuss a pay rise. Keep it confident but not pushy.',
+      'My mum has just been diagnosed with type 2 diabetes. What kinds of meals are good to cook for her?',
+      'My younger brother just got into university for engineering 🎉 write him a congratulations message, something funny but proud',
+    ]) {
+      expect(personalProbability(message), message).toBeLessThan(0.02);
+      expect(classifyHeuristic(message, ctx), message).toBe('none');
+    }
+  });
+
+  it('never overrules memory asked for outright', () => {
+    for (const message of ['how do I feel about planes?', 'Who am I?', 'do you remember my dog?']) {
+      expect(classifyHeuristic(message, ctx), message).not.toBe('none');
+    }
+    expect(personalProbability('how do I feel about planes?')).toBeLessThan(0.02);
+  });
 });
