@@ -142,4 +142,10 @@ describe('the gate with its model', () => {
     }
     expect(personalProbability('how do I feel about planes?')).toBeLessThan(0.02);
   });
+
+  it('never overrules a question about someone memory knows', () => {
+    const message = 'How does Omar make sourdough?';
+    expect(personalProbability(message)).toBeLessThan(0.02);
+    expect(classifyHeuristic(message, { knownNames: nameSet(['Omar']) })).not.toBe('none');
+  });
 });

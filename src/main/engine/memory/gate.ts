@@ -714,8 +714,13 @@ export function classifyHeuristic(message: string, ctx: GateContext): MemorySect
   const section = byRules(message, ctx, seen);
   // The rules for facts and past conversations read words and phrases that general messages
   // use too; a message the model is all but sure needs nothing of its writer gets nothing. Not
-  // the rules that ask for memory outright (who am I, my exact words, do you remember).
-  if ((section === 'pinned' || section === 'episode') && !seen.explicit) {
+  // the rules that ask for memory outright (who am I, my exact words, do you remember), and not
+  // a message about one of the people memory knows ("What did Caroline research?").
+  if (
+    (section === 'pinned' || section === 'episode') &&
+    !seen.explicit &&
+    !mentionsKnownName(head, ctx.people ?? ctx.knownNames)
+  ) {
     return personalProbability(head) < MODEL_MAX_GENERAL ? 'none' : section;
   }
   if (section !== 'none') return section;
