@@ -100,6 +100,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-31.json',
   'paraphrase-32.json',
   'paraphrase-33.json',
+  'paraphrase-34.json',
+  'paraphrase-35.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
