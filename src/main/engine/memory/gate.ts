@@ -767,8 +767,9 @@ function byRules(message: string, ctx: GateContext, seen: Seen): MemorySection {
  */
 const MODEL_MIN_PROBABILITY = 0.98;
 /**
- * Below this, the model overrules the rules for facts and past conversations (held-out: 13 of 32
- * unrelated prompts with memory lose it, and 3 of 1,931 messages that need memory).
+ * Below this, the model overrules the rules for facts and past conversations. Chosen on the first
+ * retrained model (held-out: 13 of 32 unrelated prompts with memory lost it, and 3 of 1,931
+ * messages that need memory); bench/data/README.md has the figures of every model since.
  */
 const MODEL_MAX_GENERAL = 0.02;
 /** "this proof", "these results": what the message or the conversation brings, not a time. */
