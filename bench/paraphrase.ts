@@ -102,6 +102,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-33.json',
   'paraphrase-34.json',
   'paraphrase-35.json',
+  'paraphrase-36.json',
+  'paraphrase-37.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {

@@ -990,6 +990,14 @@ describe('what the user told before, their known conditions and places, pointed 
     'Write a note for the vet about my old collie, like I told thee',
     'A letter to my landlord about the drains, you will mind his name',
     'A card for my wife, she likes it when I use her proper name',
+    // Whether they told it, asked.
+    'My friend asked which team I support and I want to check I told you correctly. Which is it?',
+    'I was wondering whether I had ever mentioned it to you: where did I grow up?',
+    'not sure if i told u my shoe size, do u know it',
+    // The name of one of their household, put in.
+    'write a short card for the flowers and put the missus name on it',
+    "a birth announcement for the family chat, include the baby's name",
+    "Sign it off with the kids' names please",
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
@@ -1042,6 +1050,11 @@ describe('what the user told before, their known conditions and places, pointed 
     'Plan a party for 30 keeping in mind my budget of £200',
     'For a class of 7 year olds, what game is good for their age?',
     'What is ma as a word, is it slang?',
+    // Told someone else, or a name that is not one of theirs.
+    'I told my boss I would check whether it is legal. Is it?',
+    'Check if the function told the caller it failed',
+    "Write a citation and include the author's name.",
+    "What does the baby's name Aurelia mean?",
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

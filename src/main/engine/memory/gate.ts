@@ -535,6 +535,18 @@ const OWN_ATTRIBUTE =
  * "like you did last time", "I told you about my trip", "I had a long chat with you about it".
  * What it points at is in memory, whatever the request.
  */
+/**
+ * Whether they told it before, asked: "I'd like to check I told you correctly", "I wondered
+ * whether I had ever mentioned it to you", "not sure if I told u". What they told is in memory.
+ */
+const ASKS_IF_TOLD =
+  /\b(?:whether|if|check|sure|confirm)\s+(?:that\s+)?(?:i|we)(?:['’]d|\s+had|['’]ve|\s+have|\s+did)?\s+(?:ever\s+|already\s+|actually\s+|really\s+)?(?:told|tell|mentioned|mention|said|gave)\s+(?:(?:it|that|this|them)\s+)?(?:to\s+)?(?:you|u|ya)\b/iu;
+/**
+ * A request to put in the name of one of their household, called by "the": "put the missus name
+ * on it", "include the baby's name", "sign it with the kids' names". Only memory has it.
+ */
+const HOUSEHOLD_NAME_PUT_IN =
+  /\b(?:put|putting|include|includes|including|add|adding|use|using|with|sign\s+(?:it|off)\s+(?:with|from))\s+(?:in\s+)?the\s+(?:missus|wife|hubby|husband|partner|kids|kiddos|children|baby|twins|toddler|dog|dogs|cat|cats|boss)(?:['’]s|s['’]|['’])?\s+names?\b/iu;
 const TOLD_BEFORE =
   /\b(?:i|we)\s+(?:told|showed)\s+(?:you|u)\s+about\b|\b(?:i|we)\s+(?:had\s+a\s+(?:long\s+|quick\s+|little\s+)?chat|talked|spoke)\s+(?:with|to)\s+(?:you|u)\s+about\b|\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that|what|which)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we|he|she|they|my|our|the)\b|\bthe\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)\s+(?:said|gave\s+you|told\s+you)[^\p{L}\p{N}]*$|\b(?:the|that)\s+(?:[\p{L}-]+\s+){1,3}?(?:i|we)\s+(?:was|were)\s+(?:moaning|talking|complaining|ranting|telling\s+you|on)\s+about\b|\blike\s+(?:i|we)\s+(?:said|mentioned|told\s+(?:you|u))\b(?!\s+(?:in\s+(?:the|this|my)\s+|above|below|here\b))|\b(?:you|u)\s+said\s+something\s+about\b|\b(?:i|we)\s+(?:told|said\s+to)\s+(?:you|u)\s+(?:once|before|already|earlier|last\s+time)\b|\b(?:you|u)\s+know\s+(?:the|his|her|their)\s+(?:breed|name|age|size|model|make|dates?|address|route|grade|class|year|school|team|times|pattern|shifts|hours|rota|schedule|restrictions|allergies|diet|condition|needs)\b|\b(?:i|we)\s+told\s+(?:thee|ye)\b|\b(?:you|ye)(?:['’]ll|\s+will)?\s+mind\s+(?:his|her|their|my|the|what|where|who)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
 
@@ -956,7 +968,13 @@ function classifyMessage(
     return 'pinned';
   // A message that points at what the user said before, or asks for what only memory knows
   // ("uses his name", "based on my diet"), needs memory however it is asked.
-  if ((KNOWN_BEFORE.test(text) || TOLD_BEFORE.test(text)) && !CODE_LIKE.test(text)) {
+  if (
+    (KNOWN_BEFORE.test(text) ||
+      TOLD_BEFORE.test(text) ||
+      ASKS_IF_TOLD.test(text) ||
+      HOUSEHOLD_NAME_PUT_IN.test(text)) &&
+    !CODE_LIKE.test(text)
+  ) {
     seen.explicit = true;
     return 'pinned';
   }
