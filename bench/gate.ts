@@ -14,7 +14,7 @@
 // CPU only, a few seconds: `npm run bench -- gate`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { classifyHeuristic } from '../src/main/engine/memory/gate.ts';
+import { classifyHeuristic, type GateContext } from '../src/main/engine/memory/gate.ts';
 import { gateContextFrom } from '../src/main/engine/memory/memory-reader.ts';
 import { loadWordVectors } from '../src/main/engine/vector/word-vectors.ts';
 import { ensureWordVectorAsset } from '../test/helpers/word-vectors.ts';
@@ -36,11 +36,10 @@ const lines = (path: string) =>
     .map((l) => l.trim())
     .filter((l) => l !== '');
 
-export async function runGateBench(print: Print): Promise<void> {
+/** An agent that remembers a home, a sister, a dog and a name, with the word vectors. */
+export async function gateBenchContext(): Promise<GateContext> {
   const words = loadWordVectors(await ensureWordVectorAsset());
-  // An agent that remembers a home, a sister, a dog and a name: their words may not pull
-  // unrelated prompts in.
-  const ctx = {
+  return {
     ...gateContextFrom({
       transcriptHeads: ['I live in Lisbon with my wife', 'Sure!'],
       episodeEntities: ['Lisbon', 'Python'],
@@ -49,6 +48,11 @@ export async function runGateBench(print: Print): Promise<void> {
     }),
     relationsOf: (text: string) => words.relationsFor(text, 0),
   };
+}
+
+export async function runGateBench(print: Print): Promise<void> {
+  // Its words may not pull unrelated prompts in.
+  const ctx = await gateBenchContext();
   const memory = (prompt: string) => classifyHeuristic(prompt, ctx) !== 'none';
 
   let given = 0;

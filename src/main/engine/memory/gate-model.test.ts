@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateData } from '../../../../bench/gate-data.ts';
-import { classifyHeuristic, nameSet } from './gate.ts';
+import { classifyHeuristic, nameSet, SHIPPED_MODEL } from './gate.ts';
 import {
   gateFeatures,
   personalProbability,
@@ -141,6 +141,22 @@ describe('the gate with its model', () => {
       expect(classifyHeuristic(message, ctx), message).not.toBe('none');
     }
     expect(personalProbability('how do I feel about planes?')).toBeLessThan(0.02);
+  });
+
+  it('decides with the probabilities and thresholds it is given', () => {
+    const added = 'reckon you could sort a brekkie that fits my macros';
+    const overruled =
+      'Draft a short email to my boss asking for a meeting to discuss a pay rise. Keep it confident but not pushy.';
+    const rulesOnly = { probability: () => 0.5, addFrom: 0.98, overruleBelow: 0.02 };
+    expect(classifyHeuristic(added, ctx, rulesOnly)).toBe('none');
+    expect(classifyHeuristic(overruled, ctx, rulesOnly)).toBe('pinned');
+    const at = (p: number) => ({ probability: () => p, addFrom: 0.9, overruleBelow: 0.2 });
+    expect(classifyHeuristic(added, ctx, at(0.9))).toBe('pinned');
+    expect(classifyHeuristic(added, ctx, at(0.89))).toBe('none');
+    expect(classifyHeuristic(overruled, ctx, at(0.19))).toBe('none');
+    expect(classifyHeuristic(overruled, ctx, at(0.2))).toBe('pinned');
+    // The shipped ones by default.
+    expect(classifyHeuristic(added, ctx)).toBe(classifyHeuristic(added, ctx, SHIPPED_MODEL));
   });
 
   it('never overrules a question about someone memory knows', () => {
