@@ -104,6 +104,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-35.json',
   'paraphrase-36.json',
   'paraphrase-37.json',
+  'paraphrase-38.json',
+  'paraphrase-39.json',
   'paraphrase-40.json',
   'paraphrase-41.json',
 ].map((f) => join(import.meta.dirname, 'data', f));

@@ -94,6 +94,8 @@ describe('the gate with its model', () => {
       'pick a book for me for the flight, I’m in a slump and you know what I read',
       // The flight they told of decides it.
       'What time do I need to leave for the airport?',
+      // The first person of a dialect.
+      'Which hospital mi work at again? Filling out dis mortgage form after a long day an mi brain tired bad.',
     ]) {
       expect(personalProbability(message), message).toBeGreaterThanOrEqual(0.98);
       expect(classifyHeuristic(message, ctx), message).toBe('pinned');

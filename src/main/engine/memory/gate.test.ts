@@ -998,6 +998,10 @@ describe('what the user told before, their known conditions and places, pointed 
     'write a short card for the flowers and put the missus name on it',
     "a birth announcement for the family chat, include the baby's name",
     "Sign it off with the kids' names please",
+    'a voice note for my gran, call her by her name so it feels warm',
+    // Work that has to fit what they run.
+    "Write me a logging middleware that'll slot straight into our backend",
+    'a docker compose file that works with my setup',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
@@ -1055,6 +1059,8 @@ describe('what the user told before, their known conditions and places, pointed 
     'Check if the function told the caller it failed',
     "Write a citation and include the author's name.",
     "What does the baby's name Aurelia mean?",
+    'Call him by his name in the story: the hero is called Tomas.',
+    'Does Redis slot into a Django stack easily?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

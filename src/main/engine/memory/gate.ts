@@ -541,12 +541,21 @@ const OWN_ATTRIBUTE =
  */
 const ASKS_IF_TOLD =
   /\b(?:whether|if|check|sure|confirm)\s+(?:that\s+)?(?:i|we)(?:['’]d|\s+had|['’]ve|\s+have|\s+did)?\s+(?:ever\s+|already\s+|actually\s+|really\s+)?(?:told|tell|mentioned|mention|said|gave)\s+(?:(?:it|that|this|them)\s+)?(?:to\s+)?(?:you|u|ya)\b/iu;
+/** The message gives the name itself: "the hero is called Tomas", "her name is Ada". */
+const NAME_SUPPLIED = /\b(?:called|named|name\s+is|name['’]s)\s+\p{Lu}/u;
+/**
+ * Work that has to fit what they already run: "a middleware that'll slot straight into our
+ * backend", "a config that works with my setup". Their stack is in memory.
+ */
+const FITS_THEIR_SETUP =
+  /\b(?:slot|fit|plug|drop|integrate|work|go|sit)s?\s+(?:straight\s+|right\s+|nicely\s+|cleanly\s+)?(?:in|into|with)\s+(?:our|my)\s+(?:existing\s+|current\s+|own\s+)?(?:backend|back\s+end|frontend|front\s+end|codebase|code\s+base|stack|app|api|service|setup|set-up|project|repo|pipeline|infra|infrastructure)\b/iu;
 /**
  * A request to put in the name of one of their household, called by "the": "put the missus name
- * on it", "include the baby's name", "sign it with the kids' names". Only memory has it.
+ * on it", "include the baby's name", "sign it with the kids' names"; or to call someone of
+ * theirs by their name ("a voice note for mi mum, call her by her name"). Only memory has it.
  */
 const HOUSEHOLD_NAME_PUT_IN =
-  /\b(?:put|putting|include|includes|including|add|adding|use|using|with|sign\s+(?:it|off)\s+(?:with|from))\s+(?:in\s+)?the\s+(?:missus|wife|hubby|husband|partner|kids|kiddos|children|baby|twins|toddler|dog|dogs|cat|cats|boss)(?:['’]s|s['’]|['’])?\s+names?\b/iu;
+  /\bcall(?:ing)?\s+(?:him|her|them)\s+by\s+(?:his|her|their)\s+(?:first\s+|real\s+|proper\s+|full\s+)?names?\b|\b(?:put|putting|include|includes|including|add|adding|use|using|with|sign\s+(?:it|off)\s+(?:with|from))\s+(?:in\s+)?the\s+(?:missus|wife|hubby|husband|partner|kids|kiddos|children|baby|twins|toddler|dog|dogs|cat|cats|boss)(?:['’]s|s['’]|['’])?\s+names?\b/iu;
 const TOLD_BEFORE =
   /\b(?:i|we)\s+(?:told|showed)\s+(?:you|u)\s+about\b|\b(?:i|we)\s+(?:had\s+a\s+(?:long\s+|quick\s+|little\s+)?chat|talked|spoke)\s+(?:with|to)\s+(?:you|u)\s+about\b|\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that|what|which)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we|he|she|they|my|our|the)\b|\bthe\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)\s+(?:said|gave\s+you|told\s+you)[^\p{L}\p{N}]*$|\b(?:the|that)\s+(?:[\p{L}-]+\s+){1,3}?(?:i|we)\s+(?:was|were)\s+(?:moaning|talking|complaining|ranting|telling\s+you|on)\s+about\b|\blike\s+(?:i|we)\s+(?:said|mentioned|told\s+(?:you|u))\b(?!\s+(?:in\s+(?:the|this|my)\s+|above|below|here\b))|\b(?:you|u)\s+said\s+something\s+about\b|\b(?:i|we)\s+(?:told|said\s+to)\s+(?:you|u)\s+(?:once|before|already|earlier|last\s+time)\b|\b(?:you|u)\s+know\s+(?:the|his|her|their)\s+(?:breed|name|age|size|model|make|dates?|address|route|grade|class|year|school|team|times|pattern|shifts|hours|rota|schedule|restrictions|allergies|diet|condition|needs)\b|\b(?:i|we)\s+told\s+(?:thee|ye)\b|\b(?:you|ye)(?:['’]ll|\s+will)?\s+mind\s+(?:his|her|their|my|the|what|where|who)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
 
@@ -747,7 +756,7 @@ export function classifyHeuristic(
   // this recursion?").
   if (
     !seen.general &&
-    FIRST_PERSON.test(head) &&
+    speaksOfThemselves(head) &&
     !CODE_LIKE.test(head) &&
     !MATERIAL_AT_HAND.test(head) &&
     model.probability(head) >= model.addFrom
@@ -775,6 +784,16 @@ function byRules(message: string, ctx: GateContext, seen: Seen): MemorySection {
     return classifyMessage(m[1] as string, ctx, seen);
   }
   return 'none';
+}
+
+/**
+ * The writer in their own message: "I", "my", "we"; the forms of English dialects ("ma heid",
+ * "mi mum", "oor wean", "wor lass"); or one of their household called by "the" ("the wife's
+ * fillin in a form"). Without any of it, the model adds no memory.
+ */
+const DIALECT_FIRST_PERSON = /\b(?:ma|mah|mi|masel|mysel|oor|wor)\b/iu;
+function speaksOfThemselves(text: string): boolean {
+  return FIRST_PERSON.test(text) || DIALECT_FIRST_PERSON.test(text) || KIN_POSSESSIVE.test(text);
 }
 
 /** How the gate uses its model: its probabilities and the two thresholds. */
@@ -987,7 +1006,8 @@ function classifyMessage(
     (KNOWN_BEFORE.test(text) ||
       TOLD_BEFORE.test(text) ||
       ASKS_IF_TOLD.test(text) ||
-      HOUSEHOLD_NAME_PUT_IN.test(text)) &&
+      (HOUSEHOLD_NAME_PUT_IN.test(text) && !NAME_SUPPLIED.test(text)) ||
+      FITS_THEIR_SETUP.test(text)) &&
     !CODE_LIKE.test(text)
   ) {
     seen.explicit = true;

@@ -307,6 +307,37 @@ describe('fitBlock', () => {
     });
   });
 
+  it('leaves out a line the room left would cut to its first few words', () => {
+    const long = `[2025-06-01] User: ${'I planned the whole garden layout with raised beds. '.repeat(8)}`;
+    const short = '[2025-06-01] User: We keep bees.';
+    // Room for the short line and a little more: the long one, first, would be cut to a stub.
+    const onlyShort = fitBlock(
+      [{ title: 'Conversation excerpts', lines: [{ text: short, order: 0 }] }],
+      800,
+    );
+    const room = onlyShort.tokens + 4;
+    const r = fitBlock(
+      [
+        {
+          title: 'Conversation excerpts',
+          lines: [
+            { text: long, order: 0 },
+            { text: short, order: 1 },
+          ],
+        },
+      ],
+      room,
+    );
+    expect(r.block).not.toContain('I planned');
+    expect(r.block).toContain('We keep bees.');
+    // With room for a useful part, the line is cut and kept.
+    const roomy = fitBlock(
+      [{ title: 'Conversation excerpts', lines: [{ text: long, order: 0 }] }],
+      80,
+    );
+    expect(roomy.block).toContain('I planned the whole garden');
+  });
+
   it('stays within every budget for lines of every length and script', () => {
     const samples = [
       'ok',

@@ -96,6 +96,8 @@ export const SECTION_TITLES = {
 
 /** One memory line never takes more than this (a pasted document stays a short excerpt). */
 const MAX_LINE_TOKENS = 120;
+/** A line cut to fit keeps at least this many tokens past its date and speaker, or is left out. */
+const MIN_CUT_TOKENS = 10;
 /** "\n- " before each line. */
 const LINE_PREFIX_TOKENS = 2;
 /** Conversation lines added under a facts / episodes section when there is room. */
@@ -474,7 +476,9 @@ export function fitBlock(
       let cost = countTokens(`\n- ${text}`);
       if (cost - LINE_PREFIX_TOKENS > Math.min(MAX_LINE_TOKENS, room)) {
         text = truncateToTokens(text, Math.min(MAX_LINE_TOKENS, room));
-        if (text === '') continue;
+        // A line cut to its first few words ("[2026-11-28] User: I am…") says nothing: the
+        // room goes to a shorter line further down.
+        if (countTokens(text.replace(LINE_PREFIX, '')) < MIN_CUT_TOKENS) continue;
         cost = countTokens(`\n- ${text}`);
       }
       cost += title;
