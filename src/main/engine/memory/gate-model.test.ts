@@ -96,6 +96,8 @@ describe('the gate with its model', () => {
       'What time do I need to leave for the airport?',
       // The first person of a dialect.
       'Which hospital mi work at again? Filling out dis mortgage form after a long day an mi brain tired bad.',
+      // "these days" is a time, not material the message brings.
+      "whit toon am a bidin in these days? the wife's fillin in a form an ma heid's mince",
     ]) {
       expect(personalProbability(message), message).toBeGreaterThanOrEqual(0.98);
       expect(classifyHeuristic(message, ctx), message).toBe('pinned');

@@ -820,7 +820,7 @@ export const SHIPPED_MODEL: GateModelUse = {
 };
 /** "this proof", "these results": what the message or the conversation brings, not a time. */
 const MATERIAL_AT_HAND =
-  /\b(?:this|these)\s+(?!(?:week|weekend|morning|afternoon|evening|tonight|year|month|time|summer|winter|spring|autumn|fall|term|season|semester|quarter)\b)[\p{L}]/iu;
+  /\b(?:this|these)\s+(?!(?:week|weekend|morning|afternoon|evening|tonight|year|month|time|summer|winter|spring|autumn|fall|term|season|semester|quarter|days|weeks|months|years|mornings|evenings|nights)\b)[\p{L}]/iu;
 
 /** A question, then a short sentence with no question in it. */
 const QUESTION_THEN_REASON = /^([^?]{3,200}\?)\s+([^?]{1,80})$/u;
