@@ -99,6 +99,23 @@ describe('gate on the prompt fixtures', () => {
     ).toBe('none');
   });
 
+  it('capitals before a number label it, and are no name to listen for', () => {
+    const ctx = gateContextFrom({
+      transcriptHeads: [],
+      episodeEntities: [],
+      facts: ['User teaches Year 5 at Hollins Park Primary', 'User has a tortoise named Gideon'],
+      identity: [],
+    });
+    expect(ctx.knownNames.has('year')).toBe(false);
+    expect(ctx.knownNames.has('gideon')).toBe(true);
+    expect(
+      classifyHeuristic(
+        "I earned £31,500 last year and got a 4% raise. What's my new salary, and what's that per month before tax?",
+        ctx,
+      ),
+    ).toBe('none');
+  });
+
   it('the names of grandparents, grandchildren and godchildren are people', () => {
     const ctx = gateContextFrom({
       transcriptHeads: [],

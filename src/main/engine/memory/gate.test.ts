@@ -113,6 +113,8 @@ describe('names', () => {
     expect(names.has('the')).toBe(false);
     expect(names.has('hey')).toBe(false);
     expect(names.has('2023')).toBe(false);
+    // A numbered label is no name.
+    expect(nameSet(['Year 5', 'Room 12']).size).toBe(0);
   });
 
   it('matches whole words and possessives only', () => {

@@ -1776,8 +1776,12 @@ export function knownNameMentions(
 export function nameSet(raw: Iterable<string>, options: { parts?: boolean } = {}): Set<string> {
   const out = new Set<string>();
   for (const entity of raw) {
-    const ws = words(entity).filter((w) => w.length >= 3 && !/^\d+$/u.test(w));
+    const all = words(entity);
+    const ws = all.filter((w) => w.length >= 3 && !/^\d+$/u.test(w));
     if (ws.length === 0) continue;
+    // A word with a number is a numbered label, not a name: "Year 5", "Room 12", "Week 3" (the
+    // word then matches "last year" in any message).
+    if (ws.length === 1 && all.some((w) => /^\d+$/u.test(w))) continue;
     if (ws.length === 2) out.add(ws.join(' '));
     // The words of a longer name on their own ("Anna" of "Anna Smith"); off for things like
     // "New York", whose parts are everyday words.
