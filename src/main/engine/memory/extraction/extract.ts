@@ -25,6 +25,7 @@ import {
   haveRelative,
   married,
   namedIsMy,
+  pronounIsMy,
   relativeIs,
   relativeMentioned,
   relativeNamed,
@@ -75,6 +76,8 @@ import type { WordVectors } from '../../vector/word-vectors.ts';
  */
 const MENTION_RULES: readonly Rule[] = [
   relativeMentioned,
+  // "…past Deirdre first, she's my line manager": "he"/"she" is the name before it.
+  pronounIsMy,
   bracketedRole,
   nameEqualsRole,
   // "Two winters in Bristol now", "since the move to Leeds": verbless, whoever the subject.

@@ -9,6 +9,7 @@ import {
   haveRelative,
   married,
   namedIsMy,
+  pronounIsMy,
   relativeIs,
   relativeMentioned,
   relativeNamed,
@@ -160,6 +161,33 @@ describe('namedIsMy', () => {
 
   it.each(['Priya is my favorite author.', 'Sam is a friend of mine.'])('nothing from %j', (s) => {
     expect(applyRule(namedIsMy, s)).toEqual([]);
+  });
+});
+
+describe('pronounIsMy', () => {
+  it.each([
+    [
+      "I'll have to run it past Deirdre Okonkwo before it goes out, she's my line manager.",
+      "User's line manager is Deirdre Okonkwo [user|manager|Deirdre Okonkwo]",
+    ],
+    [
+      "I'm meeting Tom tomorrow, he's my brother.",
+      'User has a brother named Tom [user|sibling|Tom]',
+    ],
+  ])('%j', (sentence, expected) => {
+    expect(brief(applyRule(pronounIsMy, sentence))).toEqual([expected]);
+  });
+
+  it.each([
+    // Someone else's words, a question, a supposition, a thing, no name before it.
+    "Tom said she's my manager.",
+    'Is she my manager?',
+    "If I see Tom, he's my best man.",
+    "I visited Paris, she's my favourite city.",
+    "She's my manager.",
+    "I met Anna at the gym, she isn't my trainer.",
+  ])('nothing from %j', (s) => {
+    expect(applyRule(pronounIsMy, s)).toEqual([]);
   });
 });
 

@@ -125,6 +125,42 @@ export function namedIsMy(c: Clause): TypedFact[] {
 }
 
 /**
+ * "I'll run it past Deirdre Okonkwo first, she's my line manager", "meeting Tom tomorrow, he's
+ * my brother": "he" or "she" is the last name said before it in the sentence.
+ */
+export function pronounIsMy(c: Clause): TypedFact[] {
+  if (c.subject.kind !== 'other' || c.verb !== 'be') return [];
+  if (c.question || c.hypothetical || c.negated || c.reported) return [];
+  const pronoun = c.toks.find((t) => t.pos !== 'PUNCT')?.norm;
+  if (pronoun !== 'he' && pronoun !== 'she') return [];
+  const rest = objectTokens(c);
+  if (rest[0]?.norm !== 'my' && rest[0]?.norm !== 'our') return [];
+  const np = nounPhrase(rest, 0);
+  if (!np) return [];
+  const words = np.text.toLowerCase().split(' ').slice(1);
+  const two = words.slice(-2).join(' ');
+  const relation = personNoun(two) ?? personNoun(words.at(-1) ?? '');
+  if (!relation) return [];
+  const name = nameBefore(c);
+  if (!name) return [];
+  return relationFact(relation, personNoun(two) ? two : singular(words.at(-1)!), name);
+}
+
+/** The last proper name of the sentence before the clause (its whole run), or null. */
+function nameBefore(c: Clause): string | null {
+  const toks = c.sentence.toks;
+  const start = c.toks[0] ? toks.indexOf(c.toks[0]) : -1;
+  for (let i = start - 1; i >= 0; i--) {
+    if (toks[i]!.pos !== 'PROPN') continue;
+    let j = i;
+    while (j > 0 && toks[j - 1]!.pos === 'PROPN') j--;
+    const name = properName(toks, j);
+    return name && name.end > i ? name.text : null;
+  }
+  return null;
+}
+
+/**
  * "I have a sister", "I have two kids, Ana and Leo", "I've got a brother named Sam", "I have a
  * brother named Tom and a sister called Ana", "three kids: Sam, Ava and Leo".
  */
