@@ -1004,6 +1004,10 @@ describe('what the user told before, their known conditions and places, pointed 
     // Work that has to fit what they run.
     "Write me a logging middleware that'll slot straight into our backend",
     'a docker compose file that works with my setup',
+    // Theirs, in general words.
+    'Give me a checklist for keeping my pet healthy over the cold months.',
+    'Pick a day next week I could book a haircut without it clashing with work.',
+    'How do I set up a repeating invoice in the accounting software I use?',
   ])('%s → memory', (q) => {
     expect(classifyHeuristic(q, ctxWithMeaning)).not.toBe('none');
   });
@@ -1063,6 +1067,9 @@ describe('what the user told before, their known conditions and places, pointed 
     "What does the baby's name Aurelia mean?",
     'Call him by his name in the story: the hero is called Tomas.',
     'Does Redis slot into a Django stack easily?',
+    'What pets are easiest for a small flat?',
+    'Do these two meetings clash? One is 2-3pm, the other 2:30-4pm.',
+    'Which password manager should I use?',
   ])('%s → none', (q) => {
     expect(classifyHeuristic(q, withMeaning)).toBe('none');
   });

@@ -541,6 +541,13 @@ const OWN_ATTRIBUTE =
  */
 const ASKS_IF_TOLD =
   /\b(?:whether|if|check|sure|confirm)\s+(?:that\s+)?(?:i|we)(?:['’]d|\s+had|['’]ve|\s+have|\s+did)?\s+(?:ever\s+|already\s+|actually\s+|really\s+)?(?:told|tell|mentioned|mention|said|gave)\s+(?:(?:it|that|this|them)\s+)?(?:to\s+)?(?:you|u|ya)\b/iu;
+/**
+ * What only their memory says, pointed at in general words: their animal called "my pet" ("a
+ * checklist for keeping my pet healthy"), a day that must not clash with their work or shifts,
+ * "the accounting software I use".
+ */
+const THEIRS_IN_GENERAL_WORDS =
+  /\b(?:my|our)\s+(?:pets?|animals?|fur\s?bab(?:y|ies)|four-legged\s+\p{L}+)\b|\b(?:clash(?:es|ing)?|conflict(?:s|ing)?|interfer(?:e|es|ing)|overlap(?:s|ping)?)\s+with\s+(?:my\s+|our\s+)?(?:work|job|shifts?|schedule|rota|classes|lectures|training)\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)\s+use\s*(?:[.,?!]|$)/iu;
 /** The message gives the name itself: "the hero is called Tomas", "her name is Ada". */
 const NAME_SUPPLIED = /\b(?:called|named|name\s+is|name['’]s)\s+\p{Lu}/u;
 /**
@@ -1007,7 +1014,8 @@ function classifyMessage(
       TOLD_BEFORE.test(text) ||
       ASKS_IF_TOLD.test(text) ||
       (HOUSEHOLD_NAME_PUT_IN.test(text) && !NAME_SUPPLIED.test(text)) ||
-      FITS_THEIR_SETUP.test(text)) &&
+      FITS_THEIR_SETUP.test(text) ||
+      THEIRS_IN_GENERAL_WORDS.test(text)) &&
     !CODE_LIKE.test(text)
   ) {
     seen.explicit = true;
