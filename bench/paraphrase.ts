@@ -108,6 +108,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-39.json',
   'paraphrase-40.json',
   'paraphrase-41.json',
+  'paraphrase-42.json',
+  'paraphrase-43.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
