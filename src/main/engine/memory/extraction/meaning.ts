@@ -134,7 +134,7 @@ export function placeByMeaning(words: WordVectors, word: string): boolean {
 export const PERSON_MIN_SIMILARITY = 0.45;
 export const PERSON_MIN_MARGIN = 0.1;
 const FIRST_NAMES =
-  'john mary ahmed priya wei maria olu kenji fatima carlos anna david sophie jamal'.split(' ');
+  'michael mary ahmed priya wei elena olu kenji fatima carlos anna david sophie jamal'.split(' ');
 const ORGANISATIONS =
   'google microsoft amazon walmart toyota siemens unilever nestle samsung tesco deloitte ikea'.split(
     ' ',
@@ -150,7 +150,7 @@ export function personByMeaning(words: WordVectors, word: string): boolean {
 
 /**
  * A frequent word is a person's name only when word meaning puts it right among first names:
- * "john", "david", "mark" (nearest first name 0.6 or more, 0.1 nearer than organisations) are
+ * "james", "david", "mark" (nearest first name 0.6 or more, 0.1 nearer than organisations) are
  * names as often as words, while "love", "letter", "time" or "home", which the vectors also
  * put near names, are not. Chosen on the most frequent words of the vectors' vocabulary, where
  * the only words this close to first names are names, kinds of relative and a few words that

@@ -50,7 +50,7 @@ describe('truecase', () => {
     ['My mate tom from Leeds visited.', ['Tom']],
     ['we took my sister grace out for dinner', ['Grace']],
     // frequent words that are mostly names
-    ['my brother john is coming over', ['John']],
+    ['my brother james is coming over', ['James']],
     ['i saw my brother mark yesterday', ['Mark']],
   ])('%j: a name after a kind of person, by meaning, whatever follows → %j', (text, expected) => {
     expect(named(text)).toEqual(expected);

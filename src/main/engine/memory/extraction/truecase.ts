@@ -8,7 +8,7 @@
 // - right after a kind of person whatever follows ("what should i get my brother tom for his
 //   birthday?"), in any sentence, when word meaning puts the word among people's names;
 // - after a kind of person, never an everyday word ("drove my mum home", "send my mum love":
-//   a frequent word unless its meaning is mostly a name, as "john" or "mark") nor a plural
+//   a frequent word unless its meaning is mostly a name, as "james" or "mark") nor a plural
 //   ("send my nan flowers");
 // - right after "called" / "named" ("a greyhound called biscuit");
 // - after "in" / "to" / "from" with no article, when the word vectors know it as a rare word
@@ -49,12 +49,12 @@ function nameLike(t: Tok | undefined): t is Tok {
  * The SIF weight (word-vectors.ts: frequent words weigh less) under which a word is among the
  * everyday ones, the 1,400 or so most frequent: "love", "money", "letter", "time", "home",
  * which the vectors also put near first names. Such a word is a name only when its meaning
- * puts it right among first names ("john", "david", "mark": meaning.ts
+ * puts it right among first names ("james", "david", "mark": meaning.ts
  * `frequentNameByMeaning`). Chosen on truecase.test.ts.
  */
 const EVERYDAY_MAX_WEIGHT = 0.95;
 
-/** A frequent word that is not mostly a name: "love", "home", "time"; not "john" or "mark". */
+/** A frequent word that is not mostly a name: "love", "home", "time"; not "james" or "mark". */
 function everyday(words: WordVectors | null, word: string): boolean {
   if (!words) return false;
   const weight = words.weight(word);

@@ -358,7 +358,7 @@ describe('relativeTakenForGranted', () => {
       ['User has a brother named Tom [user|sibling|Tom]'],
     ],
     ["If my son Leo doesn't nap, he gets cranky.", ['User has a son named Leo [user|child|Leo]']],
-    ['Would my wife Maria like a Kindle?', ["User's wife is Maria [user|partner|Maria]"]],
+    ['Would my wife Lucia like a Kindle?', ["User's wife is Lucia [user|partner|Lucia]"]],
     [
       'Any ideas for my kids Sam and Ava?',
       ['User has a kid named Sam [user|child|Sam]', 'User has a kid named Ava [user|child|Ava]'],
