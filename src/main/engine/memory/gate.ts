@@ -529,13 +529,6 @@ const OWN_ATTRIBUTE =
   /\bwhat\s+(?:i|we)\s+(?:drive|ride|play|do\s+for\s+(?:a\s+living|work)|do\s+and\s+(?:don['’]?t|do\s+not)\s+(?:eat|drink)|(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:eat|drink|stand))\b|\bthe\s+(?:[\p{L}-]+\s+){1,2}(?:i|we)(?:['’]ve|['’]m|['’]re|\s+am|\s+are|\s+have)?\s+(?:just\s+|recently\s+|currently\s+|now\s+|still\s+)?(?:drive|own|run|rent|play|use\s+(?:at|for)\s+(?:work|school|uni)|grew\s+up\s+in|work\s+(?:for|at)|(?:picking|taken|took|taking)\s+up|on|using|away|off|travell?ing|can['’]?t\s+stand|(?:don['’]?t|do\s+not)\s+(?:like|eat|drink))\b|(?<!\babout\s)\b(?:my|our)\s+(?:usual|regular|daily|normal|typical|go-to)\s+\p{L}|\b(?:my|our)\s+[\p{L}-]+['’]s\s+(?:medications?|meds|prescriptions?|allerg\w+|dietary\s+needs)\b|(?<!\babout\s)\b(?:my|our)\s+(?:hobby|hobbies|instrument|hometown|home\s+town|commute|tech\s+stack|stack|(?:health\s+|medical\s+)?condition|meds|medications?|prescriptions?|target\s+language|profession|line\s+of\s+work|(?:upcoming|next|coming)\s+trip|trip\s+next\s+\p{L}+|route\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college)|(?:daily\s+)?(?:drive|ride|walk|journey|cycle|train|bus)\s+(?:in\s*)?to\s+(?:work|the\s+office|school|uni|college)|(?:bus|train|tube|tram|metro|ferry|bike|car)\s+(?:ride|journey|trip))\b|\bwhat\s+(?:i|we)(?:['’]m|\s+am|['’]re|\s+are)?\s+(?:already\s+|currently\s+|now\s+)?(?:on|take|taking)\s*(?:daily|every\s+day|each\s+day|[?.!]|$)|\b(?:the\s+)?(?:stuff|things|foods?)\s+(?:i|we)\s+(?:don['’]?t|do\s+not|can['’]?t|cannot)\s+(?:like|eat|stand|drink)\b|\bthe\s+(?:thing|stuff|sport|game|type|kind)\s+(?:i|we)\s+(?:do|play|find|like|love|hate)\b|\bthe\s+(?:work|job|jobs)\s+(?:i|we)\s+(?:actually\s+|really\s+|currently\s+)?do\b/iu;
 
 /**
- * Something the user told before, pointed back at: "the tickets I mentioned", "the boiler issue
- * I told you about", "the stories I told you about us", a message ended on "I told you" / "I
- * told u na", a clause "u know how long it is" / "you know what I'm like", "same as last time",
- * "like you did last time", "I told you about my trip", "I had a long chat with you about it".
- * What it points at is in memory, whatever the request.
- */
-/**
  * Whether they told it before, asked: "I'd like to check I told you correctly", "I wondered
  * whether I had ever mentioned it to you", "not sure if I told u". What they told is in memory.
  */
@@ -563,6 +556,13 @@ const FITS_THEIR_SETUP =
  */
 const HOUSEHOLD_NAME_PUT_IN =
   /\bcall(?:ing)?\s+(?:him|her|them)\s+by\s+(?:his|her|their)\s+(?:first\s+|real\s+|proper\s+|full\s+)?names?\b|\b(?:put|putting|include|includes|including|add|adding|use|using|with|sign\s+(?:it|off)\s+(?:with|from))\s+(?:in\s+)?the\s+(?:missus|wife|hubby|husband|partner|kids|kiddos|children|baby|twins|toddler|dog|dogs|cat|cats|boss)(?:['’]s|s['’]|['’])?\s+names?\b/iu;
+/**
+ * Something the user told before, pointed back at: "the tickets I mentioned", "the boiler issue
+ * I told you about", "the stories I told you about us", a message ended on "I told you" / "I
+ * told u na", a clause "u know how long it is" / "you know what I'm like", "same as last time",
+ * "like you did last time", "I told you about my trip", "I had a long chat with you about it".
+ * What it points at is in memory, whatever the request.
+ */
 const TOLD_BEFORE =
   /\b(?:i|we)\s+(?:told|showed)\s+(?:you|u)\s+about\b|\b(?:i|we)\s+(?:had\s+a\s+(?:long\s+|quick\s+|little\s+)?chat|talked|spoke)\s+(?:with|to)\s+(?:you|u)\s+about\b|\b(?:the|that|those|these|this|my|our)\s+(?:(?!(?:and|but|or|so|then|because|when|if)\b)[\p{L}-]+\s+){0,3}?(?:i|we)(?:['’]ve|\s+have)?\s+(?:(?:mentioned|brought\s+up)(?!\s+(?:it|that|this|them|him|her|to)\b)|told\s+(?:you|u|ya)\s+about|talked\s+(?:to\s+you\s+)?about|went\s+on\s+about|was\s+telling\s+(?:you|u)\s+about)\b|(?:^|[,;.!—–-]\s*|\s)(?:as\s+|like\s+)?(?:i|we)(?:['’]ve|\s+have)?\s+(?:already\s+)?(?:told|said\s+to)\s+(?:you|u|ya)(?:\s+(?:na|already|before|earlier|last\s+time|remember))?[^\p{L}\p{N}]*$|(?:[,;—–(.?!-]|^)\s*(?:(?:as|cause|coz|cos|because)\s+)?(?:you|u|ya)\s+know\s+(?:how|what|where|when|who|which)\b|\b(?:the|that|what|which)\s+(?:[\p{L}-]+\s+){0,3}?(?:i|we)\s+said\s+(?:i|we|he|she|they|my|our|the)\b|\bthe\s+(?:[\p{L}-]+\s+){0,2}?(?:i|we)\s+(?:said|gave\s+you|told\s+you)[^\p{L}\p{N}]*$|\b(?:the|that)\s+(?:[\p{L}-]+\s+){1,3}?(?:i|we)\s+(?:was|were)\s+(?:moaning|talking|complaining|ranting|telling\s+you|on)\s+about\b|\blike\s+(?:i|we)\s+(?:said|mentioned|told\s+(?:you|u))\b(?!\s+(?:in\s+(?:the|this|my)\s+|above|below|here\b))|\b(?:you|u)\s+said\s+something\s+about\b|\b(?:i|we)\s+(?:told|said\s+to)\s+(?:you|u)\s+(?:once|before|already|earlier|last\s+time)\b|\b(?:you|u)\s+know\s+(?:the|his|her|their)\s+(?:breed|name|age|size|model|make|dates?|address|route|grade|class|year|school|team|times|pattern|shifts|hours|rota|schedule|restrictions|allergies|diet|condition|needs)\b|\b(?:i|we)\s+told\s+(?:thee|ye)\b|\b(?:you|ye)(?:['’]ll|\s+will)?\s+mind\s+(?:his|her|their|my|the|what|where|who)\b|\b(?:same\s+(?:as|like)|just\s+like|like|as)\s+(?:you\s+did\s+)?last\s+time\b|\b(?:i|we)\s+(?:mentioned|told\s+(?:you|u)(?:\s+about)?)\s+(?:it|that|this|them)(?:\s+(?:before|already|earlier))?[^\p{L}\p{N}]*$|\b(?:like|as)\s+(?:we|i)\s+(?:arranged|agreed|discussed|planned)\b|\bas\s+the\s+last\s+[\p{L}-]+\s+(?:i|we)\s+(?:sent|wrote|did|had)\b/iu;
 
@@ -747,7 +747,7 @@ export function classifyHeuristic(
   // The rules for facts and past conversations read words and phrases that general messages
   // use too; a message the model is all but sure needs nothing of its writer gets nothing. Not
   // the rules that ask for memory outright (who am I, my exact words, do you remember), and not
-  // a message about one of the people memory knows ("What did Caroline research?").
+  // a message about one of the people memory knows ("What did Omar research?").
   if (
     (section === 'pinned' || section === 'episode') &&
     !seen.explicit &&

@@ -241,11 +241,11 @@ const PERSON_FACT =
   /\b(?:name|named|called|wife|husband|partner|spouse|son|daughter|kids?|child|children|mom|mother|mum|dad|father|brother|sister|boyfriend|girlfriend|fianc[eé]e?|grand(?:ma|mother|pa|father|dad|son|daughter|child|children|kids?)|nan|nana|nanna|gran|granny|god(?:mother|father|son|daughter|child)|step(?:mum|mom|dad|son|daughter)|dog|cat|puppy|kitten|pet|baby|cousin|aunt|uncle|niece|nephew|friend|roommate|colleague|boss|manager|neighbou?r)\b/iu;
 /**
  * Capitalised words inside a fact, a run of them at a time ("Priya Raman", "New York"); not
- * after an article or a possessive, where capitals name a thing ("has a Horse Painting"), and
- * not before a number, where they label it ("teaches Year 5": "year" is no name to listen for).
+ * after an article or a possessive, where capitals name a thing ("has a Horse Painting"). A
+ * number right after is kept ("teaches Year 5"): nameSet takes a word with a number for a label.
  */
 const CAPITALISED_INSIDE =
-  /(?<=[^.!?]\s)(?<!\b(?:a|an|the|some|this|that|my|our|his|her|their|its)\s)(?<!\p{Lu}[\p{L}'-]*\s)\p{Lu}[\p{L}'-]{2,}(?:\s\p{Lu}[\p{L}'-]{2,})*\b(?!\s+\d)/gu;
+  /(?<=[^.!?]\s)(?<!\b(?:a|an|the|some|this|that|my|our|his|her|their|its)\s)(?<!\p{Lu}[\p{L}'-]*\s)\p{Lu}[\p{L}'-]{2,}(?:\s\p{Lu}[\p{L}'-]{2,})*(?:\s\d+\b)?/gu;
 
 /**
  * The gate's names from what the agent remembers. People: speaker labels of the transcript

@@ -113,15 +113,8 @@ export function reportsTo(c: Clause): TypedFact[] {
 /** "Priya is my manager", "Sam is my best friend". */
 export function namedIsMy(c: Clause): TypedFact[] {
   if (c.subject.kind !== 'named' || c.verb !== 'be') return [];
-  const rest = objectTokens(c);
-  if (rest[0]?.norm !== 'my' && rest[0]?.norm !== 'our') return [];
-  const np = nounPhrase(rest, 0);
-  if (!np) return [];
-  const words = np.text.toLowerCase().split(' ').slice(1);
-  const two = words.slice(-2).join(' ');
-  const relation = personNoun(two) ?? personNoun(words.at(-1) ?? '');
-  if (!relation) return [];
-  return relationFact(relation, personNoun(two) ? two : singular(words.at(-1)!), c.subject.name);
+  const mine = myPerson(c);
+  return mine ? relationFact(mine.relation, mine.noun, c.subject.name) : [];
 }
 
 /**
@@ -133,17 +126,23 @@ export function pronounIsMy(c: Clause): TypedFact[] {
   if (c.question || c.hypothetical || c.negated || c.reported) return [];
   const pronoun = c.toks.find((t) => t.pos !== 'PUNCT')?.norm;
   if (pronoun !== 'he' && pronoun !== 'she') return [];
+  const mine = myPerson(c);
+  const name = mine ? nameBefore(c) : null;
+  return mine && name ? relationFact(mine.relation, mine.noun, name) : [];
+}
+
+/** "… is my line manager", "… is our best friend": the relation and its noun, or null. */
+function myPerson(c: Clause): { relation: PersonRelation; noun: string } | null {
   const rest = objectTokens(c);
-  if (rest[0]?.norm !== 'my' && rest[0]?.norm !== 'our') return [];
+  if (rest[0]?.norm !== 'my' && rest[0]?.norm !== 'our') return null;
   const np = nounPhrase(rest, 0);
-  if (!np) return [];
+  if (!np) return null;
   const words = np.text.toLowerCase().split(' ').slice(1);
   const two = words.slice(-2).join(' ');
-  const relation = personNoun(two) ?? personNoun(words.at(-1) ?? '');
-  if (!relation) return [];
-  const name = nameBefore(c);
-  if (!name) return [];
-  return relationFact(relation, personNoun(two) ? two : singular(words.at(-1)!), name);
+  const byTwo = personNoun(two);
+  if (byTwo) return { relation: byTwo, noun: two };
+  const relation = personNoun(words.at(-1) ?? '');
+  return relation ? { relation, noun: singular(words.at(-1)!) } : null;
 }
 
 /** The last proper name of the sentence before the clause (its whole run), or null. */
