@@ -20,6 +20,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import type { HealthResponse, StatsResponse } from '../src/shared/api.ts';
+import { DIGEST_WORKER_IDLE_MS } from '../src/main/engine/memory/digest-thread.ts';
+import { RELEASE_AFTER_MS } from '../src/main/engine/memory-release.ts';
 import { formatSteal, stealMeter } from './cpu-steal.ts';
 import { defaultLocomoPath, locomoTurnsAndQuestions } from './locomo.ts';
 import { processCpuMs } from './process-cpu.ts';
@@ -568,7 +570,16 @@ export async function runMemoryThroughputBench(print: Print): Promise<void> {
     await settled(h, await transcriptRows(h));
     const rssAfter = rssMb(h.child.pid);
     print(
-      `  (d) RSS idle after the load: ${rssAfter === null ? '?' : f1(rssAfter)} MB${rssParts(h.child.pid)} (target ≤ ${TARGET_RSS_MB} MB: ${rssAfter === null ? '?' : verdict(rssAfter <= TARGET_RSS_MB)})`,
+      `  (d) RSS just after the load: ${rssAfter === null ? '?' : f1(rssAfter)} MB${rssParts(h.child.pid)} (for comparison)`,
+    );
+    // Idle: the distiller done with what the load left it, then every thread quiet for longer
+    // than the delays after which each gives memory back (the digest worker stops).
+    await distillerQuiet(h);
+    const idleWait = Math.max(RELEASE_AFTER_MS, DIGEST_WORKER_IDLE_MS) + 5_000;
+    await new Promise((resolve) => setTimeout(resolve, idleWait));
+    const rssIdle = rssMb(h.child.pid);
+    print(
+      `  (d) RSS idle, ${f1(idleWait / 1000)} s after the distiller was done: ${rssIdle === null ? '?' : f1(rssIdle)} MB${rssParts(h.child.pid)} (target ≤ ${TARGET_RSS_MB} MB: ${rssIdle === null ? '?' : verdict(rssIdle <= TARGET_RSS_MB)})`,
     );
     if (cases.has('100k')) await latency100k(h, corpus, questions, upstream.url, print);
   } finally {

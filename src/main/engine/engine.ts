@@ -9,6 +9,7 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Logger } from './logger.ts';
 import { getRecoveryKey, resolveDatabaseKey } from './secrets.ts';
 import { createActivity } from './activity.ts';
+import { releaseMemory, releaseWhenIdle } from './memory-release.ts';
 import { type AppOptions, buildApp, listen } from './server/app.ts';
 import { type BackgroundTasks, createBackgroundTasks } from './server/background.ts';
 import type { EngineServices, SettingsService } from './services.ts';
@@ -227,6 +228,12 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
   } finally {
     resolved.key.fill(0);
   }
+  // After a spell of requests, once none has come for a while, this thread gives back its
+  // connections' page caches and its heap's garbage (the worker threads do the same).
+  const idleRelease = releaseWhenIdle(() => releaseMemory([db, commitWatch]), {
+    busy: () => activity.inFlight > 0,
+  });
+  activity.onQuiet(() => idleRelease.touch());
   const dbHealth = createDbHealth({
     logger,
     // Only off this thread: a check of a large file takes seconds.
@@ -448,6 +455,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       },
       stop() {
         stopping ??= (async () => {
+          idleRelease.stop();
           embedderAbort.abort();
           consolidator.stopTimer();
           try {
@@ -483,6 +491,7 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       },
     };
   } catch (err) {
+    idleRelease.stop();
     await writer.close().catch(() => {});
     await maintenance.close().catch(() => {});
     commitWatch.close();

@@ -16,9 +16,12 @@ import { workerEntryUrl } from '../threads.ts';
 import type { DigestJob, DigestResponse } from './digest-worker.ts';
 import type { HeuristicMessage } from './heuristic-distiller.ts';
 
+/** The worker stops after this long without work, by default. */
+export const DIGEST_WORKER_IDLE_MS = 30_000;
+
 export interface DigestThreadOptions {
   logger: Logger;
-  /** The worker stops after this long without work (default 30 s). */
+  /** The worker stops after this long without work (default DIGEST_WORKER_IDLE_MS). */
   idleMs?: number;
   /** Worker failures after which the thread is given up (default 3). */
   maxFailures?: number;
@@ -44,7 +47,7 @@ export function createDigestThread(options: DigestThreadOptions): DigestThread |
   const url = workerEntryUrl('digest-worker', import.meta.url);
   if (url === null) return null;
   const log = options.logger.child('digest-thread');
-  const idleMs = options.idleMs ?? 30_000;
+  const idleMs = options.idleMs ?? DIGEST_WORKER_IDLE_MS;
   const maxFailures = options.maxFailures ?? 3;
 
   let worker: Worker | null = null;

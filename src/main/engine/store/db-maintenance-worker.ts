@@ -7,6 +7,7 @@ import { writeEncryptedCopy } from './backup.ts';
 import { quickCheck } from './integrity.ts';
 import { jobFailure, type JobFailure, yieldToRequestThread } from '../threads.ts';
 import { openWorkerConnection, type WorkerDatabase } from './worker-thread.ts';
+import { releaseMemory, releaseWhenIdle } from '../memory-release.ts';
 
 export type MaintenanceJob =
   | { id: number; op: 'copy'; destPath: string }
@@ -20,6 +21,8 @@ yieldToRequestThread();
 // Read-only: nothing this worker does may change the database, whatever state it is in.
 const db = openWorkerConnection(init, { readonly: true });
 const port = parentPort!;
+// A backup or an integrity check reads the whole file through this connection's page cache.
+const idleRelease = releaseWhenIdle(() => releaseMemory([db]));
 port.postMessage({ ready: true });
 
 function run(job: MaintenanceJob): MaintenanceResponse {
@@ -36,10 +39,12 @@ function run(job: MaintenanceJob): MaintenanceResponse {
 
 port.on('message', (msg: MaintenanceJob | { close: true }) => {
   if ('close' in msg) {
+    idleRelease.stop();
     db.close();
     port.postMessage({ closed: true });
     port.close();
     return;
   }
   port.postMessage(run(msg));
+  idleRelease.touch();
 });

@@ -11,6 +11,7 @@ import {
 } from './transcript.ts';
 import { jobFailure, type JobFailure, yieldToRequestThread } from '../threads.ts';
 import { openWorkerConnection, type WorkerDatabase } from './worker-thread.ts';
+import { releaseMemory, releaseWhenIdle } from '../memory-release.ts';
 
 export interface WriterRequest {
   id: number;
@@ -32,6 +33,8 @@ const db = openWorkerConnection(init);
 // (or every CHECKPOINT_ROWS rows under a steady stream), and on a timer.
 db.pragma('wal_autocheckpoint = 0');
 const port = parentPort!;
+// An ingest fills this connection's page cache and the thread's heap: given back once it is done.
+const idleRelease = releaseWhenIdle(() => releaseMemory([db]));
 port.postMessage({ ready: true });
 
 const CHECKPOINT_IDLE_MS = 10;
@@ -95,6 +98,7 @@ function flush(): void {
   }
   for (const reply of replies) port.postMessage(reply);
   afterWrites(batch.reduce((n, r) => n + r.input.messages.length, 0));
+  idleRelease.touch();
 }
 
 function runOne(r: WriterRequest): WriterResponse {
@@ -112,6 +116,7 @@ port.on('message', (msg: WriterRequest[] | { close: true }) => {
     if (queue.length > 0) flush();
     clearTimeout(idleCheckpoint);
     clearInterval(checkpointTimer);
+    idleRelease.stop();
     try {
       db.pragma('wal_checkpoint(PASSIVE)');
     } finally {
