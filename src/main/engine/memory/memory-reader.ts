@@ -52,6 +52,13 @@ const NAMES_TTL_MS = 30_000;
 /** Vector results for a repeated query (clients resend the same message) are reused. */
 const VECTOR_CACHE_TTL_MS = 30_000;
 const CACHE_ENTRIES = 256;
+/**
+ * The index is asked for at least this many hits (the planner's largest pool), so the block's
+ * two asks for the same question's nearest turns (fused with the lexical list, and by meaning
+ * alone, with different k) are one search: the best k of a larger search. A search's cost
+ * barely depends on k; at 100k rows it is ~0.5 ms with the word vectors, more with the model.
+ */
+const VECTOR_CACHE_MIN_K = 48;
 
 const NONE: ContextResult = { section: 'none', block: '', tokens: 0 };
 
@@ -289,8 +296,8 @@ function lastResultOf<T>(f: (text: string) => T): (text: string) => T {
  * /memory/context previews the same message) is embedded once. Only ids are cached: rows
  * are re-read from the database on every search, so a deleted memory never comes back.
  */
-function cachingVectors(inner: VectorService, clock: Clock): VectorService {
-  const cache = new Map<string, { at: number; hits: { id: number; score: number }[] }>();
+export function cachingVectors(inner: VectorService, clock: Clock): VectorService {
+  const cache = new Map<string, { at: number; k: number; hits: { id: number; score: number }[] }>();
   return {
     isReady: () => inner.isReady(),
     activeModel: () => inner.activeModel(),
@@ -301,14 +308,15 @@ function cachingVectors(inner: VectorService, clock: Clock): VectorService {
     },
     backfill: (signal) => inner.backfill(signal),
     async search(agentId: string, kind: VectorKind, queryText: string, k: number) {
-      const key = `${agentId}\u0000${kind}\u0000${k}\u0000${queryText}`;
+      const key = `${agentId}\u0000${kind}\u0000${queryText}`;
       const now = clock.now();
       const hit = cache.get(key);
-      if (hit && now - hit.at < VECTOR_CACHE_TTL_MS) return hit.hits;
-      const hits = await inner.search(agentId, kind, queryText, k);
+      if (hit && hit.k >= k && now - hit.at < VECTOR_CACHE_TTL_MS) return hit.hits.slice(0, k);
+      const wide = Math.max(k, VECTOR_CACHE_MIN_K);
+      const hits = await inner.search(agentId, kind, queryText, wide);
       if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
-      cache.set(key, { at: now, hits });
-      return hits;
+      cache.set(key, { at: now, k: wide, hits });
+      return hits.slice(0, k);
     },
   };
 }
