@@ -247,7 +247,7 @@ const OWN_HABIT_THING =
 
 /** Requests that are tasks about the text at hand, not about the user's past. */
 const GENERIC_TASK =
-  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|figure\s+out|work\s+out|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|design|outline|put together|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|get (?:me |us )?ready for|prepare (?:me |us )?for|pack for|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
+  /^\s*(?:(?:hey|hi+|hello|ok(?:ay)?\s+so|so|yo|um+|pls|plz|please|kindly)[,!]?\s+|(?:can|could|would)\s+(?:you|u|ya)\s+|help\s+me\s+|i need you to\s+|let's\s+){0,3}(?:come\s+up\s+w(?:ith|\/)?|think\s+of|brainstorm|figure\s+out|work\s+out|walk\s+(?:me|us)\s+through|write|compose|draft|generate|create|make|build|implement|code|program|fix|debug|refactor|optimi[sz]e|convert|translate|summari[sz]e|paraphrase|rewrite|rephrase|proofread|correct|explain|define|describe|calculate|compute|solve|simplify|prove|derive|list|give (?:me|us) (?:a|an|some|\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|(?:suggest|recommend|find) (?:me |us )?(?:a|an|some|something|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several|(?:[\p{L}-]+ ){0,2}[\p{L}-]+s\b)|(?:have|got) (?:any|some) (?:suggestions|ideas|recommendations) for|design|outline|put together|plan (?:me |us )?(?:a|an|some|\d+|two|three|four|five|six|seven|eight|nine|ten|a few|several)|get (?:me |us )?ready for|prepare (?:me |us )?for|pack for|format|parse|sort|classify|analy[sz]e|compare|evaluate|tell me a (?:joke|story)|sing|play|(?:i\s+)?need\s+(?:a|an|some)\s+(?:[\p{L}-]+\s+){0,2}?(?:captions?|names?|titles?|slogans?|bios?|toasts?|speech(?:es)?|poems?|messages?|texts?|emails?|notes?|taglines?|headlines?|puns?|jokes?))\b/iu;
 const CODE_LIKE =
   /```|\b(?:function|const|let|var|def|class|import|return|SELECT|FROM)\b.*[({;=]|\b(?:[Cc]olumns?|[Cc]ells?|[Rr]ows?)\s+[A-Z]{1,2}\d*\b/u;
 
@@ -358,6 +358,22 @@ const REPORTED_CLAIM =
 /** "my brother wants to know …", "my kid asked why …": someone else's question passed on. */
 const RELAYED_QUESTION =
   /\b(?:wants?\s+to\s+know|asked\s+(?:me\s+)?(?:if|whether|why|how|what|when|where)|(?:is|was)\s+asking\s+(?:if|whether|why|how|what|about)|keeps?\s+asking|(?:is|are)\s+always\s+asking)\b/iu;
+/**
+ * A question about the writer passed on to them: "a client wants to know what software I draw
+ * in", "the landlord asked when we moved in", "HR is asking how long I've been there". Answering
+ * it takes what memory knows of them (unlike "my kid asked why the sky is blue").
+ */
+const ASKED_OF_THEM =
+  /\b(?:wants?\s+to\s+know\s+|wanted\s+to\s+know\s+|asked\s+(?:me\s+)?|(?:is|are|was|were)\s+asking\s+(?:me\s+)?|asks\s+(?:me\s+)?)(?:what|which|where|when|how\s+long|who)\s+(?:[\p{L}'’-]+\s+){0,3}?(?:i|we)(?:['’]m|['’]ve|['’]re|\s+am|\s+are|\s+have|\s+was|\s+were)?\s+(?!think|feel|reckon|mean|want|would|should|could)[\p{L}]+/iu;
+/** "what should I tell them?", "how do I answer?", "what do I say?" */
+const HOW_TO_ANSWER =
+  /\bwhat\s+(?:should|do|shall|would)\s+(?:i|we)\s+(?:say|tell|answer|reply|write|put)\b|\bhow\s+(?:should|do|shall)\s+(?:i|we)\s+(?:answer|reply|respond)\b/iu;
+/**
+ * A form asks for one of their details and they ask what to put: "the visa form is asking native
+ * place, what should I write?", "the application wants my previous employer, what do I put?".
+ */
+const FORM_ASKS_THEM =
+  /\b(?:form|application|questionnaire|registration|paperwork)\b[^.?!]{0,40}?\b(?:asks?|asking|wants?|needs?|requires?)\b[^.?!]{0,40}?[.?!,;:]?\s*what\s+(?:should|do|shall|would)\s+(?:i|we)\s+(?:write|put|enter|fill\s+in|say)\b/iu;
 /** Whether a claim holds: "is that true?", "is that a myth?", "do they really …?" */
 const TRUTH_CHECK =
   /\b(?:true|truth|right|correct|accurate|real|really|actually|myth|do\s+they|does\s+it|is\s+it)\b/iu;
@@ -610,6 +626,14 @@ const NEAR_OWN_PLACE =
  */
 const AWAY_FOR =
   /\bfor\s+(?:while|when)\s+(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:away|off|out|gone|at|on)\b/iu;
+/**
+ * The message gives the time itself, in figures or in words: "for two weeks", "a fortnight",
+ * "until Monday", "from 3 to 14 March".
+ */
+const GIVES_ITS_TIME = new RegExp(
+  String.raw`\d|\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few|several)\s+(?:days?|nights?|weeks?|months?|fortnights?)\b|\bfortnight\b|\b(?:until|till|through|from|to|between)\s+(?:${[...WEEKDAYS, ...MONTHS.filter((m) => m !== 'may')].join('|')})\b`,
+  'iu',
+);
 
 /**
  * Their own plans and past, named by a definite: "the June vacation", "that ramen place I
@@ -1072,13 +1096,22 @@ function classifyMessage(
       RECALL_UNSURE.test(text) ||
       mindsOneOfTheirs(text) ||
       (OWN_DATES_AND_DUES.test(text) && !/\d/u.test(text)) ||
-      ((AWAY_FOR.test(text) || AGE_FITTED.test(text)) && !/\d/u.test(text))) &&
+      (AWAY_FOR.test(text) && !GIVES_ITS_TIME.test(text)) ||
+      (AGE_FITTED.test(text) && !/\d/u.test(text))) &&
     (task || !generalCause) &&
     !CODE_LIKE.test(text)
   )
     return 'pinned';
   if (OWN_CIRCUMSTANCES.test(text) && (task || !generalCause) && !CODE_LIKE.test(text))
     return 'pinned';
+  // Someone asks the writer about themself and the writer asks how to answer: the question is
+  // put in so many words, so the model does not overrule it. A form's field may be anything
+  // ("a 200-word statement on teamwork"): there the model still may.
+  if (ASKED_OF_THEM.test(text) && (task || HOW_TO_ANSWER.test(text)) && !CODE_LIKE.test(text)) {
+    seen.explicit = true;
+    return 'pinned';
+  }
+  if (FORM_ASKS_THEM.test(text) && !CODE_LIKE.test(text)) return 'pinned';
   if (
     (OWN_TASTES.test(text) || OWN_STRANDED.test(text)) &&
     (task || !generalCause) &&

@@ -42,6 +42,16 @@ const PEOPLE: Record<string, PersonRelation> = {
   child: 'child',
   baby: 'child',
   toddler: 'child',
+  // What parents call their children across English: Scots "wean", "bairn"; Australian and
+  // New Zealand "littlie"; British "nipper", "sprog"; "tot", "kiddie" anywhere.
+  wean: 'child',
+  bairn: 'child',
+  littlie: 'child',
+  littlun: 'child',
+  nipper: 'child',
+  sprog: 'child',
+  tot: 'child',
+  kiddie: 'child',
   mom: 'parent',
   mum: 'parent',
   mother: 'parent',
@@ -141,6 +151,8 @@ const SPECIES = new Set([
 const PLURAL_PEOPLE: Record<string, string> = {
   kids: 'kid',
   children: 'child',
+  littlies: 'littlie',
+  kiddies: 'kiddie',
   parents: 'parent',
   brothers: 'brother',
   sisters: 'sister',
