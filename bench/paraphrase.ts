@@ -63,8 +63,8 @@ export interface ParaphraseData {
 
 export const PARAPHRASE_DATA_PATH = join(import.meta.dirname, 'data', 'paraphrase.json');
 /**
- * Every data set the bench runs: the team's own, and nine written by authors who had not read
- * the code (bench/data/README.md). Each is reported on its own, dev beside held-out.
+ * Every data set the bench runs: the team's own, and the others written by authors who had not
+ * read the code (bench/data/README.md). Each is reported on its own, dev beside held-out.
  */
 export const PARAPHRASE_DATA_SETS = [
   'paraphrase.json',
@@ -110,6 +110,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-41.json',
   'paraphrase-42.json',
   'paraphrase-43.json',
+  'paraphrase-44.json',
+  'paraphrase-45.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {
