@@ -253,6 +253,17 @@ async function distillerQuiet(h: Served): Promise<void> {
   }, 300_000);
 }
 
+/** Waits until no conversation waits for the distiller; false after `timeoutMs`. */
+async function distillerDone(h: Served, timeoutMs: number): Promise<boolean> {
+  const until = performance.now() + timeoutMs;
+  while (performance.now() < until) {
+    const { pending } = await api<StatsResponse>(h, 'GET', '/memory/stats');
+    if (pending === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return false;
+}
+
 async function transcriptRows(h: Served): Promise<number> {
   return (await api<StatsResponse>(h, 'GET', '/memory/stats')).transcript;
 }
@@ -572,14 +583,19 @@ export async function runMemoryThroughputBench(print: Print): Promise<void> {
     print(
       `  (d) RSS just after the load: ${rssAfter === null ? '?' : f1(rssAfter)} MB${rssParts(h.child.pid)} (for comparison)`,
     );
-    // Idle: the distiller done with what the load left it, then every thread quiet for longer
-    // than the delays after which each gives memory back (the digest worker stops).
-    await distillerQuiet(h);
-    const idleWait = Math.max(RELEASE_AFTER_MS, DIGEST_WORKER_IDLE_MS) + 5_000;
+    // Idle: the distiller done with every conversation the load left it (each waits for its
+    // debounce first), then every thread quiet for longer than the delays after which each gives
+    // memory back (the digest worker stops).
+    const distilStart = performance.now();
+    const distilled = await distillerDone(h, 600_000);
+    const distilS = (performance.now() - distilStart) / 1000;
+    // A minute: the digest worker's last job may end as the count reaches 0, and V8 hands a
+    // collected heap's pages back over a few seconds.
+    const idleWait = Math.max(60_000, RELEASE_AFTER_MS + DIGEST_WORKER_IDLE_MS + 10_000);
     await new Promise((resolve) => setTimeout(resolve, idleWait));
     const rssIdle = rssMb(h.child.pid);
     print(
-      `  (d) RSS idle, ${f1(idleWait / 1000)} s after the distiller was done: ${rssIdle === null ? '?' : f1(rssIdle)} MB${rssParts(h.child.pid)} (target ≤ ${TARGET_RSS_MB} MB: ${rssIdle === null ? '?' : verdict(rssIdle <= TARGET_RSS_MB)})`,
+      `  (d) RSS idle, ${f1(idleWait / 1000)} s after the distiller was done (${distilled ? `it took ${f1(distilS)} s` : `NOT done after ${f1(distilS)} s`}): ${rssIdle === null ? '?' : f1(rssIdle)} MB${rssParts(h.child.pid)} (target ≤ ${TARGET_RSS_MB} MB: ${rssIdle === null ? '?' : verdict(rssIdle <= TARGET_RSS_MB)})`,
     );
     if (cases.has('100k')) await latency100k(h, corpus, questions, upstream.url, print);
   } finally {

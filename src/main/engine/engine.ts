@@ -347,6 +347,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       activity,
       // Recording a chat turn is a write too: a full disk there must show in /health.
       onError: (err) => dbHealth.noteError(err),
+      // Work after the requests (recording turns, the distiller's slices) ends a spell too.
+      onSettled: () => idleRelease.touch(),
     });
     // Conversations are read on a worker thread (none when its file is not in the bundle).
     const digestThread = createDigestThread({ logger });

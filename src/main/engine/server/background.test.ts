@@ -21,6 +21,17 @@ describe('background tasks', () => {
     activity.end();
   });
 
+  it('tells onSettled of every task that settled, failed or not', async () => {
+    let settled = 0;
+    const bg = createBackgroundTasks(silentLogger, { quietMs: 1, onSettled: () => settled++ });
+    bg.run('ok', () => 1);
+    bg.runWhenQuiet('fails', () => {
+      throw new Error('boom');
+    });
+    await bg.drain(2000);
+    expect(settled).toBe(2);
+  });
+
   it('logs a failing deferred task and goes on', async () => {
     const lines: string[] = [];
     const logger = createLogger({ level: 'error', sink: (line) => lines.push(line) });

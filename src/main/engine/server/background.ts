@@ -41,6 +41,8 @@ export interface BackgroundOptions {
   quietMs?: number;
   /** Told of every failed task after it is logged (the database's health watches them). */
   onError?: (err: unknown) => void;
+  /** Told each time a task has settled, failed or not (memory-release.ts counts it as work). */
+  onSettled?: () => void;
 }
 
 export function createBackgroundTasks(
@@ -54,7 +56,10 @@ export function createBackgroundTasks(
         logger.error('background task failed', { task: name, err });
         options.onError?.(err);
       })
-      .finally(() => pending.delete(p));
+      .finally(() => {
+        pending.delete(p);
+        options.onSettled?.();
+      });
     pending.add(p);
   };
   const run = (name: string, task: () => unknown) =>
