@@ -6,7 +6,8 @@
 //   (a) Cairn's CPU time (all threads, /proc/<pid>/stat) per memory-injected request, one client;
 //   (b) requests/s, p50/p99 and CPU per request with 50 concurrent clients for a fixed time;
 //   (c) the same for pass-through (no agent header) and for a message the gate answers `none`;
-//   (d) start-up to /health with the word vectors loaded, RSS idle after start and after load;
+//   (d) start-up to /health with the word vectors loaded, RSS idle after start, just after the
+//       load, and idle: a minute after the distiller has no conversation pending;
 //   (e) added latency (proxied − direct, interleaved) with memory injected at 100k rows.
 // Only questions that got a block in a first pass are sent (x-cairn-memory: injected); the
 // share that still got one under load is printed. The turns each request records (question and

@@ -1088,8 +1088,7 @@ function classifyMessage(
       RECALL_UNSURE.test(text) ||
       mindsOneOfTheirs(text) ||
       (OWN_DATES_AND_DUES.test(text) && !/\d/u.test(text)) ||
-      (AWAY_FOR.test(text) && !/\d/u.test(text)) ||
-      (AGE_FITTED.test(text) && !/\d/u.test(text))) &&
+      ((AWAY_FOR.test(text) || AGE_FITTED.test(text)) && !/\d/u.test(text))) &&
     (task || !generalCause) &&
     !CODE_LIKE.test(text)
   )
