@@ -303,6 +303,30 @@ describe('term pruning by the rows a query would have scored', () => {
     expect(r[0]?.content).toBe('Rowan: the axolotl escaped from its tank');
   });
 
+  it('ranks only the recent matches of a single word found in more rows than a search may score', async () => {
+    const { db, deps } = setup();
+    const withStats = { ...deps, termStats: createTermStats() };
+    manyTurns(db, 3_000, (i) =>
+      i === 2_990 ? 'I work nights' : `work was busy again and the evening dragged on and on ${i}`,
+    );
+    // 3,000 rows hold "work": BM25 scores only the newest of them, as it would for two words.
+    expect(matchFor(withStats, 'transcript', ['work'])).toEqual({
+      primary: '"work"',
+      wider: null,
+      large: true,
+    });
+    const r = await searchScope(withStats, {
+      agentId: 'a',
+      scope: 'transcript',
+      query: 'What do I do for work?',
+      topK: 20,
+    });
+    expect(r[0]?.content).toBe('I work nights');
+    // A word in few rows is matched as it is, without a window.
+    manyTurns(db, 1, () => 'the axolotl escaped');
+    expect(matchFor(withStats, 'transcript', ['axolotl']).large).toBe(false);
+  });
+
   it('matches every term of a 21k-row memory when together they occur in few rows', () => {
     const { db, deps } = setup();
     manyTurns(db, 21_000, (i) =>

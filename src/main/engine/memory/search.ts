@@ -351,7 +351,9 @@ export function matchFor(
 ): { primary: string | null; wider: string | null; large: boolean } {
   const plain = () => ({ primary: buildMatchExpression(terms), wider: null, large: false });
   const stats = deps.termStats;
-  if (!stats || terms.length <= 1) return plain();
+  // One term is counted too: alone, a common word ("What do I do for work?") matches as many
+  // rows as several together would.
+  if (!stats || terms.length === 0) return plain();
   try {
     const rows = ftsRowCount(deps.db, scope);
     // Fewer rows than the budget: no query can exceed it, no count is needed.
