@@ -206,14 +206,25 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     // The key is needed once more, for the connections of the writer thread, of the
     // maintenance thread (backups, integrity checks) and of the commit watch (db-health:
     // "a write succeeded"); then it is wiped.
-    writer = await createTranscriptWriter({
-      db,
-      path: opened.path,
-      key: resolved.key,
-      logger,
-      useWorker: config.writerWorker,
-    });
-    maintenance = await createDbMaintenance({ db, path: opened.path, key: resolved.key, logger });
+    // Both threads start at once: each spends a few hundred milliseconds loading its modules
+    // and opening its connection, and neither needs the other.
+    const [started, maintained] = await Promise.allSettled([
+      createTranscriptWriter({
+        db,
+        path: opened.path,
+        key: resolved.key,
+        logger,
+        useWorker: config.writerWorker,
+      }),
+      createDbMaintenance({ db, path: opened.path, key: resolved.key, logger }),
+    ]);
+    // Both are waited for, so that when one fails the other is closed below.
+    if (started.status === 'fulfilled') writer = started.value;
+    if (maintained.status === 'fulfilled') maintenance = maintained.value;
+    if (started.status === 'rejected') throw started.reason;
+    if (maintained.status === 'rejected') throw maintained.reason;
+    writer = started.value;
+    maintenance = maintained.value;
     commitWatch = openDatabase({
       path: opened.path,
       key: resolved.key,
