@@ -10,6 +10,7 @@ import { cspDevRelax } from './vite.web.config.ts';
 const NATIVE_EXTERNALS = [
   'better-sqlite3-multiple-ciphers',
   '@napi-rs/keyring',
+  'koffi',
   'onnxruntime-node',
   '@huggingface/transformers',
   'sharp',

@@ -122,6 +122,11 @@ describe('package layout (electron-builder --dir --linux)', () => {
       `keyring.linux-${arch}-gnu.node`,
     );
     expect(existsSync(keyring)).toBe(true);
+    // The FFI library that hands freed C-heap memory back when idle (engine/native-heap.ts).
+    expect(existsSync(join(unpacked, 'koffi', 'package.json'))).toBe(true);
+    expect(
+      existsSync(join(unpacked, '@koromix', `koffi-linux-${arch}`, `linux_${arch}`, 'koffi.node')),
+    ).toBe(true);
     // The asar itself holds no native binary (they cannot be dlopen'ed from inside it).
     const nodeInAsar = [...asarFiles].filter(
       (f) => f.endsWith('.node') && !existsSync(join(appDir, 'resources', 'app.asar.unpacked', f)),

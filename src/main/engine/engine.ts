@@ -362,7 +362,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       onSettled: () => idleRelease.touch(),
     });
     // Conversations are read on a worker thread (none when its file is not in the bundle).
-    const digestThread = createDigestThread({ logger });
+    // An idle worker stops (DIGEST_WORKER_IDLE_MS) after this thread's release ran: once more.
+    const digestThread = createDigestThread({ logger, onRetired: () => idleRelease.touch() });
     const distiller = createDistiller({
       ...memoryServices,
       wordVectors: () => wordVectors?.words() ?? null,

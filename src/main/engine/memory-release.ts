@@ -8,6 +8,8 @@
 // only: the next read decrypts them again) and its heap's garbage (a full, compacting GC).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
+import { trimNativeHeap } from './native-heap.ts';
 import type { Db } from './store/db.ts';
 
 /** How long a thread must have been quiet before it releases memory. */
@@ -37,7 +39,11 @@ function fullGc(): void {
   collect?.();
 }
 
-/** Releases the page cache of each connection (those that fail are skipped) and the heap's garbage. */
+/**
+ * Releases the page cache of each connection (those that fail are skipped) and the heap's
+ * garbage; on the main thread, then the C allocator's free pages too (every thread's: see
+ * native-heap.ts), which is what the first two give back to.
+ */
 export function releaseMemory(dbs: readonly Db[]): void {
   for (const db of dbs) {
     try {
@@ -47,6 +53,7 @@ export function releaseMemory(dbs: readonly Db[]): void {
     }
   }
   fullGc();
+  if (isMainThread) trimNativeHeap();
 }
 
 export interface IdleRelease {

@@ -27,7 +27,7 @@ afterEach(async () => {
   await Promise.all(threads.splice(0).map((t) => t.close()));
 });
 
-function thread(options: { idleMs?: number } = {}): DigestThread {
+function thread(options: { idleMs?: number; onRetired?: () => void } = {}): DigestThread {
   const t = createDigestThread({ logger: silentLogger, ...options });
   if (t === null) throw new Error('the digest worker file is missing');
   threads.push(t);
@@ -67,10 +67,13 @@ describe('digest thread', () => {
     expect(b.episode.summary).toContain('Priya Raman');
   });
 
-  it('stops its worker when idle and starts another for the next digest', async () => {
-    const t = thread({ idleMs: 20 });
+  it('stops its worker when idle, says so, and starts another for the next digest', async () => {
+    let retired = 0;
+    const t = thread({ idleMs: 20, onRetired: () => retired++ });
     const first = await t.digest(conversation, { conversationAt: at, wordVectorsPath: null });
+    expect(retired).toBe(0);
     await new Promise((r) => setTimeout(r, 200));
+    expect(retired).toBe(1);
     const second = await t.digest(conversation, { conversationAt: at, wordVectorsPath: null });
     expect(second).toEqual(first);
   });

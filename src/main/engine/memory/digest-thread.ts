@@ -25,6 +25,8 @@ export interface DigestThreadOptions {
   idleMs?: number;
   /** Worker failures after which the thread is given up (default 3). */
   maxFailures?: number;
+  /** Called once an idle worker has stopped (its memory is freed: the owner can give it back). */
+  onRetired?: () => void;
 }
 
 export interface DigestThread {
@@ -95,7 +97,10 @@ export function createDigestThread(options: DigestThreadOptions): DigestThread |
         // Nothing waits on it: it must not keep the process alive, and it stops when idle.
         w.unref();
         clearTimeout(idleTimer);
-        idleTimer = setTimeout(() => retire(w), idleMs);
+        idleTimer = setTimeout(() => {
+          retire(w);
+          options.onRetired?.();
+        }, idleMs);
         idleTimer.unref();
       }
     });
