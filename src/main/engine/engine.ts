@@ -197,6 +197,24 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     throw err;
   }
   const db = opened.db;
+  // Word meaning from the first minute: static word vectors (built from the installed
+  // package into the models cache when no built asset is found). They start loading now, while
+  // the worker threads below start (this thread only waits for those): ~200 ms less until
+  // search has word meaning.
+  const embedderConfig = config.embedder ?? {};
+  const modelsDir = embedderConfig.cacheDir ?? join(dataDir, 'models');
+  const wordVectors =
+    embedderConfig.wordVectors === false
+      ? null
+      : createWordVectorEmbedder({
+          assetPath: () =>
+            ensureWordVectorAsset({
+              candidates: [embedderConfig.wordVectorsFile ?? checkoutWordVectorsPath()],
+              buildPath: join(modelsDir, 'word-vectors', WORD_VECTORS_FILE),
+            }),
+          logger,
+        });
+  void wordVectors?.start();
   // Requests in flight: recording a turn waits until there are none (BackgroundTasks).
   const activity = createActivity();
   let writer: TranscriptWriter | null = null;
@@ -302,7 +320,6 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       : null;
 
     const current = settings.get();
-    const embedderConfig = config.embedder ?? {};
     const embedder = createEmbedder({
       backend: embedderConfig.backend ?? current.embeddingBackend,
       modelId: embedderConfig.modelId ?? current.embeddingModel,
@@ -312,20 +329,6 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       logger,
     });
 
-    // Word meaning from the first minute: static word vectors (built from the installed
-    // package into the models cache when no built asset is found).
-    const modelsDir = embedderConfig.cacheDir ?? join(dataDir, 'models');
-    const wordVectors =
-      embedderConfig.wordVectors === false
-        ? null
-        : createWordVectorEmbedder({
-            assetPath: () =>
-              ensureWordVectorAsset({
-                candidates: [embedderConfig.wordVectorsFile ?? checkoutWordVectorsPath()],
-                buildPath: join(modelsDir, 'word-vectors', WORD_VECTORS_FILE),
-              }),
-            logger,
-          });
     // Embeddings: the model loads in the background at start(); until it is ready the word
     // vectors serve vector search, and when the backend is 'none' search runs on FTS5 alone.
     const vectors =
