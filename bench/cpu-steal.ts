@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 interface CpuTimes {
   total: number;
   steal: number;
+  /** idle + iowait: time no CPU of the machine had work. */
+  idle: number;
 }
 
 function readCpuTimes(): CpuTimes | null {
@@ -18,7 +20,7 @@ function readCpuTimes(): CpuTimes | null {
     if (fields.length < 8 || fields.some((f) => !Number.isFinite(f))) return null;
     // guest and guest_nice are already counted in user and nice
     const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
-    return { total, steal: fields[7]! };
+    return { total, steal: fields[7]!, idle: fields[3]! + fields[4]! };
   } catch {
     return null;
   }
@@ -31,6 +33,19 @@ export function stealMeter(): () => number | null {
     const end = readCpuTimes();
     if (!start || !end || end.total <= start.total) return null;
     return (end.steal - start.steal) / (end.total - start.total);
+  };
+}
+
+/**
+ * Starts a measurement window; the returned function gives the share of the machine's CPU
+ * time that was idle since then (on 2 CPUs, 0.3 is 0.6 of a CPU nobody used).
+ */
+export function idleMeter(): () => number | null {
+  const start = readCpuTimes();
+  return () => {
+    const end = readCpuTimes();
+    if (!start || !end || end.total <= start.total) return null;
+    return (end.idle - start.idle) / (end.total - start.total);
   };
 }
 

@@ -4,7 +4,9 @@
 // The agent holds 10k transcript rows of chat text (LoCoMo turns when the file is there) plus a
 // few typed facts distilled from ordinary statements. Printed, each with its target:
 //   (a) Cairn's CPU time (all threads, /proc/<pid>/stat) per memory-injected request, one client;
-//   (b) requests/s, p50/p99 and CPU per request with 50 concurrent clients for a fixed time;
+//   (b) requests/s, p50/p99 and CPU per request with 50 concurrent clients for a fixed time, and
+//       how busy Cairn's main (HTTP) thread was beside how much of the machine stayed idle (a
+//       saturated main thread with CPU to spare is the main thread's limit, not the machine's);
 //   (c) the same for pass-through (no agent header) and for a message the gate answers `none`;
 //   (d) start-up to /health with the word vectors loaded, RSS idle after start, just after the
 //       load, and idle: a minute after the distiller has no conversation pending;
@@ -23,9 +25,9 @@ import { loadavg } from 'node:os';
 import type { HealthResponse, StatsResponse } from '../src/shared/api.ts';
 import { DIGEST_WORKER_IDLE_MS } from '../src/main/engine/memory/digest-thread.ts';
 import { RELEASE_AFTER_MS } from '../src/main/engine/memory-release.ts';
-import { formatSteal, stealMeter } from './cpu-steal.ts';
+import { formatSteal, idleMeter, stealMeter } from './cpu-steal.ts';
 import { defaultLocomoPath, locomoTurnsAndQuestions } from './locomo.ts';
-import { processCpuMs } from './process-cpu.ts';
+import { processCpuMs, threadCpuMs } from './process-cpu.ts';
 import { startUpstreamProcess } from './proxy.ts';
 import { offlineEnv, type Served, startServe } from './serve.ts';
 import { pollUntil, waitForEmbedders } from './wait.ts';
@@ -346,6 +348,10 @@ interface Throughput {
   injected: number;
   cpuMsPerRequest: number | null;
   steal: number | null;
+  /** Share of the window Cairn's main (HTTP) thread was on a CPU. */
+  mainBusy: number | null;
+  /** Share of the machine's CPU time nobody used meanwhile. */
+  idle: number | null;
 }
 
 /** `CONCURRENCY` clients for `seconds`; CPU counted over the window (recording may trail it). */
@@ -361,7 +367,9 @@ async function throughput(
   const notInjected = new Map<string, number>();
   let got = 0;
   const steal = stealMeter();
+  const idle = idleMeter();
   const cpu0 = processCpuMs(h.child.pid);
+  const main0 = threadCpuMs(h.child.pid, h.child.pid);
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const client = async (c: number) => {
@@ -383,6 +391,7 @@ async function throughput(
   await Promise.all(Array.from({ length: CONCURRENCY }, (_, c) => client(c)));
   const elapsed = (performance.now() - started) / 1000;
   const cpu1 = processCpuMs(h.child.pid);
+  const main1 = threadCpuMs(h.child.pid, h.child.pid);
   latencies.sort((a, b) => a - b);
   if (errors.length > latencies.length / 100) {
     throw new Error(`${errors.length} requests failed, e.g. ${errors[0]}`);
@@ -398,14 +407,22 @@ async function throughput(
     cpuMsPerRequest:
       cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / Math.max(1, latencies.length),
     steal: steal(),
+    mainBusy: main0 === null || main1 === null ? null : (main1 - main0) / (elapsed * 1000),
+    idle: idle(),
   };
 }
 
 function printThroughput(print: Print, label: string, t: Throughput, target: string): void {
   const cpu = t.cpuMsPerRequest === null ? '' : `, Cairn CPU ${f2(t.cpuMsPerRequest)} ms/request`;
+  // Which resource ran out: Cairn's HTTP thread (one CPU at most) or the machine.
+  const share = (x: number) => `${Math.round(x * 100)}%`;
+  const busy =
+    t.mainBusy === null || t.idle === null
+      ? ''
+      : `, main thread busy ${share(t.mainBusy)} with the machine ${share(t.idle)} idle`;
   print(
     `  ${label.padEnd(44)} ${f1(t.rps).padStart(6)} requests/s (${target}), p50 ${f1(t.p50)} ms p99 ${f1(t.p99)} ms, ` +
-      `${t.sent} requests${t.errors > 0 ? ` (+${t.errors} failed)` : ''}, memory injected in ${t.injected}${cpu}${formatSteal(t.steal)}` +
+      `${t.sent} requests${t.errors > 0 ? ` (+${t.errors} failed)` : ''}, memory injected in ${t.injected}${cpu}${busy}${formatSteal(t.steal)}` +
       (t.notInjected.size > 0 && t.injected > 0
         ? `; no block: ${[...t.notInjected].map(([k, n]) => `${k} ×${n}`).join(', ')}`
         : ''),
