@@ -186,8 +186,11 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       // The gate and the planner both ask which relations the message is about (the same
       // text when it is short): worked out once per request.
       const relationsOf = deps.relationsOf ? lastResultOf(deps.relationsOf) : undefined;
-      const gateFor = (agent: string): GateContext => {
-        const ctx = gateContext(agent);
+      // The agent's names, read once per request (gateContext checks the memory's version).
+      let agentNames: GateContext | undefined;
+      const namesOfAgent = (): GateContext => (agentNames ??= gateContext(agentId));
+      const gateFor = (): GateContext => {
+        const ctx = namesOfAgent();
         return relationsOf ? { ...ctx, relationsOf } : ctx;
       };
       // The heuristic gate is CPU only (the names it knows are cached): a message that needs
@@ -195,7 +198,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       // model call, so it runs only once the agent is known to remember something.
       let section: MemorySection | null = null;
       if (usesHeuristicGate(settings)) {
-        section = classifyHeuristic(message, gateFor(agentId));
+        section = classifyHeuristic(message, gateFor());
         if (section === 'none') return NONE;
       }
       const presence = memoryPresence(deps.db, agentId);
@@ -207,10 +210,10 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       ) {
         return NONE; // nothing remembered for this agent: no gate, no search
       }
-      section ??= await chooseSection(settings, gateFor(agentId), message, options.signal);
+      section ??= await chooseSection(settings, gateFor(), message, options.signal);
       if (section === 'none') return NONE;
       const started = performance.now();
-      const gateCtx = gateContext(agentId);
+      const gateCtx = namesOfAgent();
       const result = await planMemoryBlock(searchDeps, {
         agentId,
         message,
