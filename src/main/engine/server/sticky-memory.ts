@@ -2,7 +2,7 @@ import {
   getMemoryAdditions,
   type MemoryAdditionKey,
   memoryAdditionPositions,
-  saveMemoryAddition,
+  queueMemoryAddition,
 } from '../store/memory-additions.ts';
 import {
   applyAddition,
@@ -103,7 +103,8 @@ export async function placeMemory(
   if (turn.block !== '') {
     if (!newest) return { turn, header: memoryHeaderValue({ ...turn, block: '' }), contents };
     const addition = memoryAdditionFor(newest.content, turn.block, request.partType);
-    saveMemoryAddition(
+    // Committed with the connection's next group of writes, not on its own before the answer.
+    queueMemoryAddition(
       db,
       request.agentId,
       request.conversationId,
@@ -115,7 +116,13 @@ export async function placeMemory(
         tokens: turn.tokens,
       },
       clock.now(),
-    );
+    ).catch((err: unknown) => {
+      // The block still goes out; a resend of this message gets a fresh one.
+      deps.services.dbHealth.noteError(err);
+      deps.services.logger
+        .child('sticky-memory')
+        .warn('remembering the memory block failed', { protocol: request.protocol, err });
+    });
     contents.set(newest.index, applyAddition(newest.content, addition));
   }
   return { turn, header: memoryHeaderValue(turn), contents };

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
 import {
+  deleteMemoryAdditions,
   getMemoryAdditions,
+  listMemoryAdditions,
   memoryAdditionPositions,
+  queueMemoryAddition,
   saveMemoryAddition,
 } from './memory-additions.ts';
 
@@ -41,5 +44,33 @@ describe('memory additions read by key', () => {
       ]),
     ).toEqual([addition(1, 'h2')]);
     expect(getMemoryAdditions(db, 'a', 'c', [])).toEqual([]);
+  });
+});
+
+describe('memory additions queued for the group commit', () => {
+  it('are stored with the next commit, the first one for a message winning', async () => {
+    const db = openDb();
+    const first = queueMemoryAddition(db, 'a', 'c', addition(1, 'h1', 'first'), 10);
+    const resent = queueMemoryAddition(db, 'a', 'c', addition(1, 'h1', 'second'), 11);
+    await Promise.all([first, resent]);
+    expect(listMemoryAdditions(db, 'a', 'c')).toEqual([addition(1, 'h1', 'first')]);
+  });
+
+  it('never outlive a deletion that comes while they wait', async () => {
+    const db = openDb();
+    const queued = [
+      queueMemoryAddition(db, 'a', 'c', addition(1, 'h1'), 10),
+      queueMemoryAddition(db, 'a', 'other', addition(1, 'h2'), 10),
+    ];
+    // Forgetting the conversation (and then the agent) before the group commits: the queued
+    // additions go in first and are deleted with the rest, not written after.
+    expect(deleteMemoryAdditions(db, 'a', 'c')).toBe(1);
+    await Promise.all(queued);
+    expect(listMemoryAdditions(db, 'a', 'c')).toEqual([]);
+    expect(listMemoryAdditions(db, 'a', 'other')).toEqual([addition(1, 'h2')]);
+    const later = queueMemoryAddition(db, 'a', 'other', addition(2, 'h3'), 12);
+    expect(deleteMemoryAdditions(db, 'a')).toBe(2);
+    await later;
+    expect(listMemoryAdditions(db, 'a', 'other')).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // its keys read on every request with memory, written when a fresh block is placed. Every
 // query is scoped by agent_id and conversation_id.
 import type { Db } from './db.ts';
+import { groupCommit } from './group-commit.ts';
 import { cachedStatement } from './statement-cache.ts';
 
 export interface MemoryAddition {
@@ -121,8 +122,28 @@ export function saveMemoryAddition(
   );
 }
 
+/**
+ * saveMemoryAddition without a commit of its own on the request path: the insert joins the
+ * connection's next group commit (group-commit.ts: at the next turn of the event loop at the
+ * latest, while the request still waits for its answer, so a resend finds it). A crash in
+ * between loses only this addition: the message gets a fresh block when it comes again.
+ */
+export function queueMemoryAddition(
+  db: Db,
+  agentId: string,
+  conversationId: string,
+  addition: MemoryAddition,
+  now: number,
+): Promise<void> {
+  return groupCommit(db).write(() =>
+    saveMemoryAddition(db, agentId, conversationId, addition, now),
+  );
+}
+
 /** Forgets the additions of one conversation, or of every conversation of the agent. */
 export function deleteMemoryAdditions(db: Db, agentId: string, conversationId?: string): number {
+  // Additions still queued (queueMemoryAddition) are written first, so none outlives this.
+  if (!db.inTransaction) groupCommit(db).flush();
   return conversationId === undefined
     ? db.prepare('DELETE FROM memory_additions WHERE agent_id = ?').run(agentId).changes
     : db
