@@ -24,4 +24,25 @@ describe('pinnedFactsStating', () => {
     ]);
     expect([...found]).toEqual([[0, nurse]]);
   });
+
+  it('finds the fact again when asked again, and sees at once when it changed', () => {
+    const db = freshDb();
+    const nurse = addFact(db, { agentId: 'a', content: 'User is a nurse' }, 1);
+    const ask = () => [...pinnedFactsStating(db, 'a', ['User is a nurse'])];
+    expect(ask()).toEqual([[0, nurse]]);
+    expect(ask()).toEqual([[0, nurse]]);
+    // Another agent asking for the same words gets its own answer.
+    expect([...pinnedFactsStating(db, 'b', ['User is a nurse'])]).toEqual([]);
+    // Edited to say something else: no longer the line's fact.
+    updatePinned(db, 'a', nurse, { content: 'User is a midwife' }, 2);
+    expect(ask()).toEqual([]);
+    updatePinned(db, 'a', nurse, { content: 'User is a nurse' }, 3);
+    expect(ask()).toEqual([[0, nurse]]);
+    // Switched off, then gone: another fact stating the line is found instead.
+    updatePinned(db, 'a', nurse, { status: 'disabled' }, 4);
+    const again = addFact(db, { agentId: 'a', content: 'User is a nurse.' }, 5);
+    expect(ask()).toEqual([[0, again]]);
+    db.prepare('DELETE FROM pinned_facts WHERE id = ?').run(again);
+    expect(ask()).toEqual([]);
+  });
 });

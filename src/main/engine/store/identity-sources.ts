@@ -2,6 +2,7 @@
 // counts as a use of its fact). The distiller stores an identity fact both as an override and
 // as a pinned fact with the same text, and the planner drops the fact's line as a repeat of
 // the override's, so the fact itself is never "used" unless the override is traced back to it.
+import { createHash } from 'node:crypto';
 import type { Db } from './db.ts';
 import { cachedStatement } from './statement-cache.ts';
 
@@ -32,6 +33,11 @@ export function pinnedFactsStating(
   texts: readonly string[],
 ): Map<number, number> {
   const found = new Map<number, number>();
+  const known = knownFacts(db);
+  const check = cachedStatement(
+    db,
+    `SELECT content FROM pinned_facts WHERE id = ? AND agent_id = ? AND status = 'active'`,
+  );
   const select = cachedStatement(
     db,
     `SELECT p.id, p.content FROM pinned_stem_fts
@@ -43,9 +49,39 @@ export function pinnedFactsStating(
     const phrase = phraseOf(text);
     if (phrase === null) return;
     const target = normalise(text);
+    const key = createHash('sha256').update(`${agentId}\0${target}`).digest('base64');
+    const before = known.get(key);
+    if (before !== undefined) {
+      const row = check.get(before, agentId) as { content: string } | undefined;
+      if (row && normalise(row.content) === target) {
+        found.set(i, before);
+        return;
+      }
+      known.delete(key);
+    }
     const rows = select.all(`content : (${phrase})`, agentId) as { id: number; content: string }[];
     const match = rows.find((r) => normalise(r.content) === target);
-    if (match) found.set(i, match.id);
+    if (!match) return;
+    found.set(i, match.id);
+    if (known.size >= KNOWN_ENTRIES) known.clear();
+    known.set(key, match.id);
   });
   return found;
+}
+
+/**
+ * The fact found for each text, kept between calls: an agent's identity lines come with every
+ * request that shows them, and the index search costs more than the whole rest of recording
+ * the request. A kept fact is read again by its primary key before it is used (still this
+ * agent's, active, and stating the same words), so an edit, a deactivation or a forget counts
+ * at once; a text with no fact is searched every time, so a new one is found. Keyed by a hash
+ * of the agent and the words: no memory content is kept here.
+ */
+const knownByDb = new WeakMap<Db, Map<string, number>>();
+const KNOWN_ENTRIES = 1024;
+
+function knownFacts(db: Db): Map<string, number> {
+  let known = knownByDb.get(db);
+  if (!known) knownByDb.set(db, (known = new Map()));
+  return known;
 }
