@@ -26,28 +26,24 @@ function readCpuTimes(): CpuTimes | null {
   }
 }
 
-/** Starts a measurement window; the returned function gives the steal share since then. */
-export function stealMeter(): () => number | null {
+/** A measurement window: the returned function gives `part`'s share of all CPU time since. */
+function shareMeter(part: (t: CpuTimes) => number): () => number | null {
   const start = readCpuTimes();
   return () => {
     const end = readCpuTimes();
     if (!start || !end || end.total <= start.total) return null;
-    return (end.steal - start.steal) / (end.total - start.total);
+    return (part(end) - part(start)) / (end.total - start.total);
   };
 }
+
+/** Starts a measurement window; the returned function gives the steal share since then. */
+export const stealMeter = () => shareMeter((t) => t.steal);
 
 /**
  * Starts a measurement window; the returned function gives the share of the machine's CPU
  * time that was idle since then (on 2 CPUs, 0.3 is 0.6 of a CPU nobody used).
  */
-export function idleMeter(): () => number | null {
-  const start = readCpuTimes();
-  return () => {
-    const end = readCpuTimes();
-    if (!start || !end || end.total <= start.total) return null;
-    return (end.idle - start.idle) / (end.total - start.total);
-  };
-}
+export const idleMeter = () => shareMeter((t) => t.idle);
 
 /** ", CPU steal 3.2%" (empty where the system does not report it). */
 export function formatSteal(share: number | null): string {
