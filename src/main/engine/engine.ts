@@ -30,6 +30,7 @@ import { coreModelFromFlag } from './memory/core-model.ts';
 import { createDigestThread } from './memory/digest-thread.ts';
 import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
 import { createMemoryReader } from './memory/memory-reader.ts';
+import { createTranscriptHeadIndex } from './store/transcript-head.ts';
 import { createDeletionService } from './memory/deletion.ts';
 import { createConsolidator } from './memory/consolidator.ts';
 import { createVectorIndex } from './vector/vector-index.ts';
@@ -347,8 +348,21 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
     // Turns' sentence analyses, kept for the word vectors that made them.
     let scorer: { words: WordVectors; score: ReturnType<typeof createClosenessScorer> } | null =
       null;
+    const background = createBackgroundTasks(logger.child('jobs'), {
+      activity,
+      // Recording a chat turn is a write too: a full disk there must show in /health.
+      onError: (err) => dbHealth.noteError(err),
+      // Work after the requests (recording turns, the distiller's slices) ends a spell too.
+      onSettled: () => idleRelease.touch(),
+    });
+    // The transcript's head query from memory, built in slices when no request is in flight.
+    const transcriptHead = createTranscriptHeadIndex(db, {
+      logger: logger.child('transcript-head'),
+      schedule: (slice) => background.runWhenQuiet('transcript-head', slice),
+    });
     const memory = createMemoryReader({
       ...memoryServices,
+      transcriptHead,
       relationsOf: (text) => wordVectors?.words()?.relationsFor(text, 0) ?? [],
       rankByMeaning: (question, passages) => {
         const words = wordVectors?.words();
@@ -356,13 +370,6 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
         if (scorer?.words !== words) scorer = { words, score: createClosenessScorer(words) };
         return scorer.score(question, passages);
       },
-    });
-    const background = createBackgroundTasks(logger.child('jobs'), {
-      activity,
-      // Recording a chat turn is a write too: a full disk there must show in /health.
-      onError: (err) => dbHealth.noteError(err),
-      // Work after the requests (recording turns, the distiller's slices) ends a spell too.
-      onSettled: () => idleRelease.touch(),
     });
     // Conversations are read on a worker thread (none when its file is not in the bundle).
     // An idle worker stops (DIGEST_WORKER_IDLE_MS) after this thread's release ran: once more.
@@ -484,6 +491,8 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
           await distiller.flush(3000).catch((err: unknown) => log.error('flush failed', { err }));
           await digestThread?.close();
           distiller.stop();
+          // Its slices would otherwise run to the end in the drain below.
+          transcriptHead.close();
           await background.drain(3000);
           await writer.close().catch((err: unknown) => log.error('writer close failed', { err }));
           upstream.close();

@@ -27,6 +27,7 @@ import { planMemoryBlock } from './planner.ts';
 import { forgottenWording } from './suppress.ts';
 import { forgottenWordings } from '../store/forgotten.ts';
 import { getAgentSettings } from '../store/agent-settings.ts';
+import type { TranscriptHeadIndex } from '../store/transcript-head.ts';
 import { preloadTokenizer } from './tokens.ts';
 import { createTermStats, searchMemory, type SearchDeps } from './search.ts';
 
@@ -45,6 +46,8 @@ export interface MemoryReaderDeps {
   relationsOf?: (text: string) => readonly { relation: string; score: number }[];
   /** Scores passages by closeness to a question (planner.ts PlanInput.rankByMeaning). */
   rankByMeaning?: (question: string, passages: readonly string[]) => number[];
+  /** The transcript's head query in memory (store/transcript-head.ts); FTS5 without it. */
+  transcriptHead?: TranscriptHeadIndex;
 }
 
 /** Speaker labels of an agent's transcript change slowly; read again at most this often. */
@@ -76,6 +79,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     clock: deps.clock,
     logger: log,
     termStats: createTermStats(),
+    ...(deps.transcriptHead ? { transcriptHead: deps.transcriptHead } : {}),
   };
   // Off the request path: the first proxied request should not wait for the BPE tables.
   setTimeout(() => {

@@ -7,6 +7,7 @@ import type { Clock } from '../clock.ts';
 import type { Logger } from '../logger.ts';
 import type { VectorKind, VectorService } from '../services.ts';
 import type { Db } from '../store/migrate.ts';
+import type { TranscriptHeadIndex } from '../store/transcript-head.ts';
 import { WORD_VECTORS_MODEL_ID } from '../vector/word-vectors.ts';
 import { datesAskedAbout, type TimeWindow } from './extraction/dates.ts';
 import {
@@ -97,6 +98,8 @@ export interface SearchDeps {
   termStats?: TermStats;
   /** Transcript re-ranking weights (default DEFAULT_RERANK_WEIGHTS). */
   weights?: Partial<RerankWeights>;
+  /** The transcript's head query in memory (without it FTS5 answers every one). */
+  transcriptHead?: TranscriptHeadIndex;
 }
 
 /**
@@ -221,6 +224,7 @@ export async function searchScope(deps: SearchDeps, q: ScopeQuery): Promise<Rank
     ...(scope === 'transcript'
       ? { neighbours: { lookups: NEIGHBOUR_LOOKUPS, expand: NEIGHBOUR_EXPANSION } }
       : {}),
+    ...(scope === 'transcript' && deps.transcriptHead ? { head: deps.transcriptHead } : {}),
     ids: vectorHits.map((v) => v.id),
   });
   if (found.ftsError !== null) {

@@ -13,6 +13,7 @@ import { migration010 } from './migrations/010_agent_settings.ts';
 import { migration011 } from './migrations/011_memory_activity.ts';
 import { migration012 } from './migrations/012_scrub_private_response_chain.ts';
 import { migration013 } from './migrations/013_forgotten.ts';
+import { migration014 } from './migrations/014_transcript_rewrites.ts';
 
 // Shipped migrations import Db from here and are never edited, so the type stays reachable.
 export type { Db } from './db.ts';
@@ -40,6 +41,7 @@ export const migrations: readonly Migration[] = [
   migration011,
   migration012,
   migration013,
+  migration014,
 ].sort((a, b) => a.version - b.version);
 
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -3,6 +3,7 @@
 // from sanitised terms by memory/text.ts, or escaped LIKE patterns).
 import type { Db } from './db.ts';
 import { cachedStatement } from './statement-cache.ts';
+import type { TranscriptHeadIndex } from './transcript-head.ts';
 
 const prepared = cachedStatement;
 
@@ -34,6 +35,8 @@ export interface FtsQuery {
    * scoring each costs far more than finding it.
    */
   recentMatches?: number;
+  /** Transcript: the head query answered from memory where it can (store/transcript-head.ts). */
+  head?: TranscriptHeadIndex;
 }
 
 interface Row {
@@ -209,15 +212,15 @@ function ftsRows(db: Db, scope: FtsScope, q: FtsQuery, neighbours: boolean): Row
     // hold enough of this agent's rows (a database shared by many agents), the exact
     // agent-filtered query below answers instead.
     const inner = q.limit * 3;
-    const top = (
-      q.recentMatches === undefined
+    const window = q.recentMatches === undefined ? null : Math.max(inner, q.recentMatches);
+    const top =
+      q.head?.head(q.match, inner, window) ??
+      ((window === null
         ? prepared(db, TRANSCRIPT_TOP_SQL).all({ match: q.match, inner })
-        : prepared(db, TRANSCRIPT_TOP_RECENT_SQL).all({
-            match: q.match,
-            inner,
-            window: Math.max(inner, q.recentMatches),
-          })
-    ) as { id: number; rank: number }[];
+        : prepared(db, TRANSCRIPT_TOP_RECENT_SQL).all({ match: q.match, inner, window })) as {
+        id: number;
+        rank: number;
+      }[]);
     const read = (head: typeof top): Row[] =>
       prepared(db, neighbours ? TRANSCRIPT_ROWS_NEIGHBOURS_SQL : TRANSCRIPT_ROWS_SQL).all({
         hits: JSON.stringify(head.map((r) => [r.id, r.rank])),
@@ -407,6 +410,8 @@ export interface CandidateQuery {
   limit: number;
   /** Transcript: see FtsQuery.recentMatches. */
   recentMatches?: number;
+  /** Transcript: see FtsQuery.head. */
+  head?: TranscriptHeadIndex;
   /**
    * Transcript: the turns around the first `lookups` hits, and the rows of those around the
    * first `expand` hits (they become candidates of their own).
@@ -457,6 +462,7 @@ export function searchCandidates(db: Db, scope: FtsScope, q: CandidateQuery): Ca
           since: q.since,
           limit: q.limit,
           ...(q.recentMatches === undefined ? {} : { recentMatches: q.recentMatches }),
+          ...(q.head === undefined ? {} : { head: q.head }),
         },
         wantNeighbours,
       );

@@ -93,6 +93,17 @@ function writeTurn(s: TranscriptStatements, input: RecordTurnInput): RecordTurnR
   return { transcriptIds, signalId: Number(signal.lastInsertRowid) };
 }
 
+/**
+ * Indexes a transcript row put back under an id of its own (a trash restore): its FTS5 mirror
+ * row, written here as writeTurn does (migration 004), and one more transcript rewrite, since
+ * the row is not appended after the newest one (migration 014: what follows appended rows by
+ * id would not see it).
+ */
+export function indexRestoredTranscriptRow(db: Db, id: number, content: string): void {
+  db.prepare('INSERT INTO transcript_stem_fts (rowid, content) VALUES (?, ?)').run(id, content);
+  db.prepare('UPDATE transcript_rewrites SET n = n + 1 WHERE id = 1').run();
+}
+
 /** Writes the messages and one pending signal in one transaction. */
 export function recordTurn(db: Db, input: RecordTurnInput): RecordTurnResult {
   const s = statements(db);

@@ -4,6 +4,7 @@
 // tables' delete triggers and come back on restore (FTS by trigger or, for the transcript,
 // written here as its writer does; vectors are re-embedded by the caller).
 import type { Db } from './db.ts';
+import { indexRestoredTranscriptRow } from './transcript.ts';
 
 /** The tables a deletion may move to the trash, with the column that identifies a row. */
 export const TRASH_TABLES = {
@@ -296,13 +297,7 @@ function restoreRows(db: Db, table: TrashTable, ofTable: RowData[], state: Resto
             AND id IN (SELECT value FROM json_each(?))`,
       ).run(newId, data.agent_id, data[LINKED_FACTS]);
     }
-    if (table === 'transcript') {
-      // Transcript rows are indexed by their writer, not a trigger (migration 004).
-      db.prepare('INSERT INTO transcript_stem_fts (rowid, content) VALUES (?, ?)').run(
-        newId,
-        data.content as string,
-      );
-    }
+    if (table === 'transcript') indexRestoredTranscriptRow(db, newId, data.content as string);
     ids.set(oldId, newId);
     out.push(newId);
   }
