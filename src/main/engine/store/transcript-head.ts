@@ -152,14 +152,16 @@ export function createTranscriptHeadIndex(
     )
     .raw();
 
-  // The same tokenizer, in a database of this module's own, for new rows and query words.
+  // The same tokenizer, in a database of this module's own, for new rows and query words:
+  // contentless (no copy of the text is kept), emptied at once by 'delete-all'
+  // (https://www.sqlite.org/fts5.html#contentless_tables).
   const words = new Database(':memory:');
   words.exec(`
-    CREATE VIRTUAL TABLE words USING fts5 (content, tokenize = '${TOKENIZER}');
+    CREATE VIRTUAL TABLE words USING fts5 (content, content = '', tokenize = '${TOKENIZER}');
     CREATE VIRTUAL TABLE words_instances USING fts5vocab(words, instance);`);
   const putWords = words.prepare('INSERT INTO words (rowid, content) VALUES (?, ?)');
   const readWords = words.prepare('SELECT term, doc FROM words_instances').raw();
-  const clearWords = words.prepare('DELETE FROM words');
+  const clearWords = words.prepare(`INSERT INTO words (words) VALUES ('delete-all')`);
   const wordCache = new Map<string, string | null>();
 
   let state: TranscriptHeadState = 'building';
