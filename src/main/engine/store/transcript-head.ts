@@ -144,7 +144,7 @@ export function createTranscriptHeadIndex(
     CREATE VIRTUAL TABLE IF NOT EXISTS temp.transcript_head_instances
       USING fts5vocab(main, transcript_stem_fts, instance);`);
   const termsAfterStmt = db
-    .prepare('SELECT term, doc, cnt FROM temp.transcript_head_terms WHERE term > ? LIMIT 512')
+    .prepare('SELECT term, doc, cnt FROM temp.transcript_head_terms WHERE term > ? LIMIT 128')
     .raw();
   const instancesStmt = db
     .prepare(
@@ -211,6 +211,9 @@ export function createTranscriptHeadIndex(
     copy: Copy;
     /** Terms up to this one (by FTS5's byte order) are in. */
     after: string;
+    /** Terms listed (with their row and instance counts) but not read yet, from `next` on. */
+    listed: [string, number, number][];
+    next: number;
     started: number;
   }
 
@@ -245,26 +248,30 @@ export function createTranscriptHeadIndex(
           rewrites: s.rewrites,
         },
         after: '',
+        listed: [],
+        next: 0,
         started: performance.now(),
       };
     }
     const b = build;
     const until = performance.now() + sliceMs;
     do {
-      const next = termsAfterStmt.all(b.after) as [string, number, number][];
-      if (next.length === 0) return finishBuild(b);
+      // Each term is listed once: fts5vocab's row table counts a term by walking its postings.
+      if (b.next >= b.listed.length) {
+        b.listed = termsAfterStmt.all(b.after) as [string, number, number][];
+        b.next = 0;
+        if (b.listed.length === 0) return finishBuild(b);
+      }
       // Terms up to `upto` hold about INSTANCES_PER_READ instances (at least one term).
-      let upto = next[0]![0];
+      let upto = b.after;
       let instances = 0;
-      for (const [term, docs, count] of next) {
+      while (b.next < b.listed.length) {
+        const [term, docs, count] = b.listed[b.next]!;
         if (instances > 0 && instances + count > INSTANCES_PER_READ) break;
         instances += count;
         upto = term;
-        b.copy.terms.set(term, {
-          ids: new Int32Array(docs),
-          tf: new Uint16Array(docs),
-          n: 0,
-        });
+        b.copy.terms.set(term, { ids: new Int32Array(docs), tf: new Uint16Array(docs), n: 0 });
+        b.next++;
       }
       const { copy: c } = b;
       for (const [term, doc] of instancesStmt.iterate(b.after, upto, c.maxId) as Iterable<
@@ -272,7 +279,12 @@ export function createTranscriptHeadIndex(
       >) {
         c.lengths[doc] = (c.lengths[doc] as number) + 1;
         c.tokens++;
-        addInstance(c.terms.get(term) as Postings, doc);
+        let p = c.terms.get(term);
+        if (p === undefined) {
+          p = { ids: new Int32Array(4), tf: new Uint16Array(4), n: 0 };
+          c.terms.set(term, p);
+        }
+        addInstance(p, doc);
       }
       b.after = upto;
     } while (performance.now() < until);
