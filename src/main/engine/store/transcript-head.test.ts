@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../../test/helpers/seeded-random.ts';
 import { tempDatabase } from '../../../../test/helpers/temp-db.ts';
+import { until } from '../../../../test/helpers/until.ts';
 import { buildMatchExpression, buildPairedMatchExpression } from '../text/text.ts';
 import type { Db } from './db.ts';
 import { openDatabase } from './open.ts';
@@ -246,6 +247,28 @@ describe('the transcript head query from memory', () => {
     expect(index.head(match, 10, null)).toBeNull();
     await index.settled();
     expect(index.head(match, 10, null)?.map((h) => h.id)).toEqual([trashed]);
+  });
+
+  it('between searches, indexes rows appended in bulk and drops a copy holding deleted rows', async () => {
+    const { db, index } = fresh(100, { checkMs: 20 });
+    await index.settled();
+    const match = buildMatchExpression(['zeppelin'])!;
+    // More than a search indexes itself: without the check, the next search would find a
+    // catch-up still to do and leave the answer to FTS5.
+    const ids = record(
+      db,
+      Array.from({ length: 600 }, (_, i) => `zeppelin log entry ${i}`),
+    );
+    await until(() => index.size().rows === 700, 'the appended rows in the copy');
+    await index.settled();
+    expect(index.head(match, 700, null)).toHaveLength(600);
+
+    db.prepare('DELETE FROM transcript WHERE id = ?').run(ids[0]);
+    // No search: the check alone drops the copy and rebuilds it without the row.
+    await until(() => index.size().rows === 699, 'the copy rebuilt without the deleted row');
+    await index.settled();
+    expect(index.state()).toBe('ready');
+    expect(index.head(match, 700, null)).toHaveLength(599);
   });
 
   it('does not read inside an open transaction of its connection', async () => {

@@ -24,9 +24,10 @@ import type { Db } from './db.ts';
 //   each search first reads the largest id and indexes the rows above the last one it holds.
 // - Anything else (a row deleted: forget, retention, a conversation removed; text changed: a
 //   private span scrubbed; a row restored under an old id) adds one to `transcript_rewrites`
-//   (migration 014). Each search reads it (one primary-key read); when it moved, the whole
-//   copy is dropped at once, so forgotten words do not stay in memory, and rebuilt in slices
-//   while FTS5 answers.
+//   (migration 014). Each search reads it (one primary-key read), and so does a check every
+//   CHECK_MS between searches; when it moved, the whole copy is dropped, so forgotten words do
+//   not stay in memory, and rebuilt in slices while FTS5 answers. The same check indexes rows
+//   appended in bulk before a search needs them.
 // - Nothing is read inside an open transaction of the connection (its writes may still roll
 //   back).
 // - The copy is built in slices of a few milliseconds (by ranges of terms) so start-up and
@@ -46,8 +47,15 @@ const SLICE_MS = 8;
 const INSTANCES_PER_READ = 20_000;
 /** Rows a search indexes itself before answering; more are left to background slices. */
 const INLINE_APPEND_ROWS = 256;
-/** Rows read per statement when catching up in the background. */
-const APPEND_BATCH_ROWS = 1_000;
+/** Rows read per statement when catching up in the background (~5 ms of work). */
+const APPEND_BATCH_ROWS = 250;
+/**
+ * How often the copy looks at the table without being asked (one primary-key read): rows
+ * appended in bulk (an ingest, an import) are indexed in quiet moments before the next search
+ * needs them, and a copy holding deleted rows' words is dropped within this long even when
+ * no search comes.
+ */
+const CHECK_MS = 2_000;
 /**
  * Above this many rows no copy is kept (FTS5 answers): postings cost ~120 bytes a row
  * (12 MB at 100k LoCoMo turns), so this bounds the copy near 50 MB.
@@ -90,6 +98,8 @@ export interface TranscriptHeadOptions {
   maxRows?: number;
   /** Work per slice (default SLICE_MS; at least one read happens in each). */
   sliceMs?: number;
+  /** How often the table is looked at without a search (default CHECK_MS). */
+  checkMs?: number;
 }
 
 interface Postings {
@@ -421,6 +431,24 @@ export function createTranscriptHeadIndex(
     );
   }
 
+  /** Between searches: a rewrite drops the copy, appended rows are caught up when quiet. */
+  function check(): void {
+    const c = copy;
+    if (c === null || state !== 'ready' || busy || db.inTransaction) return;
+    try {
+      const s = stamp();
+      if (s.rewrites !== c.rewrites || s.maxId < c.maxId) startBuild();
+      else if (s.maxId > c.maxId) later(catchUp);
+    } catch (err) {
+      log?.warn('transcript search copy failed; full-text search answers', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      drop('off');
+    }
+  }
+  const checker = setInterval(check, options.checkMs ?? CHECK_MS);
+  checker.unref();
+
   later(buildSlice);
   return {
     head(match, inner, window) {
@@ -443,6 +471,7 @@ export function createTranscriptHeadIndex(
     settled: () =>
       busy ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve(),
     close() {
+      clearInterval(checker);
       drop('closed');
       words.close();
       idle();
