@@ -197,16 +197,20 @@ export function createTranscriptHeadIndex(
       try {
         slice();
       } catch (err) {
-        // FTS5 keeps answering; a copy that failed once is not trusted again until restart.
-        log?.warn('transcript search copy failed; full-text search answers', {
-          error: err instanceof Error ? err.message : String(err),
-        });
-        drop('off');
+        fail(err);
         idle();
       }
     };
     if (delayMs > 0) setTimeout(() => schedule(run), delayMs).unref();
     else schedule(run);
+  }
+
+  /** FTS5 keeps answering; a copy that failed once is not trusted again until restart. */
+  function fail(err: unknown): void {
+    log?.warn('transcript search copy failed; full-text search answers', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+    drop('off');
   }
 
   function drop(next: TranscriptHeadState): void {
@@ -287,14 +291,7 @@ export function createTranscriptHeadIndex(
       for (const [term, doc] of instancesStmt.iterate(b.after, upto, c.maxId) as Iterable<
         [string, number]
       >) {
-        c.lengths[doc] = (c.lengths[doc] as number) + 1;
-        c.tokens++;
-        let p = c.terms.get(term);
-        if (p === undefined) {
-          p = { ids: new Int32Array(4), tf: new Uint16Array(4), n: 0 };
-          c.terms.set(term, p);
-        }
-        addInstance(p, doc);
+        addOccurrence(c, term, doc);
       }
       b.after = upto;
     } while (performance.now() < until);
@@ -336,14 +333,7 @@ export function createTranscriptHeadIndex(
     const instances = tokenize(rows);
     if (c.lengths.length <= last) c.lengths = grown(c.lengths, last + 1);
     for (const [term, doc] of instances) {
-      c.lengths[doc] = (c.lengths[doc] as number) + 1;
-      c.tokens++;
-      let p = c.terms.get(term);
-      if (p === undefined) {
-        p = { ids: new Int32Array(4), tf: new Uint16Array(4), n: 0 };
-        c.terms.set(term, p);
-      }
-      addInstance(p, doc);
+      addOccurrence(c, term, doc);
     }
     c.rows += rows.length;
     const done = rows.length < limit;
@@ -440,10 +430,7 @@ export function createTranscriptHeadIndex(
       if (s.rewrites !== c.rewrites || s.maxId < c.maxId) startBuild();
       else if (s.maxId > c.maxId) later(catchUp);
     } catch (err) {
-      log?.warn('transcript search copy failed; full-text search answers', {
-        error: err instanceof Error ? err.message : String(err),
-      });
-      drop('off');
+      fail(err);
     }
   }
   const checker = setInterval(check, options.checkMs ?? CHECK_MS);
@@ -456,10 +443,7 @@ export function createTranscriptHeadIndex(
       try {
         return head(match, inner, window);
       } catch (err) {
-        log?.warn('transcript search copy failed; full-text search answers', {
-          error: err instanceof Error ? err.message : String(err),
-        });
-        drop('off');
+        fail(err);
         return null;
       }
     },
@@ -480,6 +464,18 @@ export function createTranscriptHeadIndex(
 }
 
 class TooLarge extends Error {}
+
+/** One occurrence of `term` in row `doc`: the row's length and the term's postings. */
+function addOccurrence(c: Copy, term: string, doc: number): void {
+  c.lengths[doc] = (c.lengths[doc] as number) + 1;
+  c.tokens++;
+  let p = c.terms.get(term);
+  if (p === undefined) {
+    p = { ids: new Int32Array(4), tf: new Uint16Array(4), n: 0 };
+    c.terms.set(term, p);
+  }
+  addInstance(p, doc);
+}
 
 function addInstance(p: Postings, doc: number): void {
   const n = p.n;
