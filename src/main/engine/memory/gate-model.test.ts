@@ -14,21 +14,35 @@ import {
 const ctx = { knownNames: nameSet([]) };
 
 describe('gate model features', () => {
-  it('are the lower-cased words and each pair of words in a row, once each', () => {
-    expect(gateFeatures('What’s MY dog called? my dog')).toEqual([
+  it('are the lower-cased words, their inflection folded, and each pair in a row, once each', () => {
+    expect(gateFeatures('What’s MY dogs called? my dogs')).toEqual([
       "what's",
+      "~what'",
       "what's my",
       'my',
-      'my dog',
-      'dog',
-      'dog called',
+      '~my',
+      'my dogs',
+      'dogs',
+      '~dog',
+      'dogs called',
       'called',
+      '~call',
       'called ?',
       '?',
       '? my',
     ]);
     expect(gateFeatures('')).toEqual([]);
-    expect(gateFeatures('Café? ¿Sí!')).toEqual(['café', 'café ?', '?', '? sí', 'sí', 'sí !', '!']);
+    expect(gateFeatures('Café? ¿Sí!')).toEqual([
+      'café',
+      '~café',
+      'café ?',
+      '?',
+      '? sí',
+      'sí',
+      '~sí',
+      'sí !',
+      '!',
+    ]);
   });
 });
 
@@ -141,10 +155,12 @@ describe('the gate with its model', () => {
   });
 
   it('never overrules memory asked for outright', () => {
-    for (const message of ['how do I feel about planes?', 'Who am I?', 'do you remember my dog?']) {
+    for (const message of ['how do I feel about flying?', 'Who am I?', 'do you remember my dog?']) {
       expect(classifyHeuristic(message, ctx), message).not.toBe('none');
     }
-    expect(personalProbability('how do I feel about planes?')).toBeLessThan(0.02);
+    expect(personalProbability('how do I feel about flying?')).toBeLessThan(
+      SHIPPED_MODEL.overruleBelow,
+    );
   });
 
   it('decides with the probabilities and thresholds it is given', () => {
