@@ -27,7 +27,7 @@ import { DIGEST_WORKER_IDLE_MS } from '../src/main/engine/memory/digest-thread.t
 import { RELEASE_AFTER_MS } from '../src/main/engine/memory-release.ts';
 import { formatSteal, idleMeter, stealMeter } from './cpu-steal.ts';
 import { defaultLocomoPath, locomoTurnsAndQuestions } from './locomo.ts';
-import { processCpuMs, threadCpuMs } from './process-cpu.ts';
+import { processCpuMs, threadCpuDelta, threadCpuMs, threadsCpuMs } from './process-cpu.ts';
 import { startUpstreamProcess } from './proxy.ts';
 import { offlineEnv, type Served, startServe } from './serve.ts';
 import { pollUntil, waitForEmbedders } from './wait.ts';
@@ -303,6 +303,8 @@ function conversationOf(c: number, n: number, questions: number, tag: string): s
 
 interface Sequential {
   cpuMsPerRequest: number | null;
+  /** CPU ms per request by thread name ("main": the HTTP thread), largest first. */
+  byThread: [string, number][];
   injected: number;
   sent: number;
 }
@@ -316,6 +318,7 @@ async function sequentialCpu(
 ): Promise<Sequential> {
   const before = await transcriptRows(h);
   const cpu0 = processCpuMs(h.child.pid);
+  const threads0 = threadsCpuMs(h.child.pid);
   let got = 0;
   for (let n = 0; n < requests; n++) {
     const a = await chat(
@@ -331,6 +334,9 @@ async function sequentialCpu(
   const cpu1 = processCpuMs(h.child.pid);
   return {
     cpuMsPerRequest: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / requests,
+    byThread: threadCpuDelta(threads0, threadsCpuMs(h.child.pid), h.child.pid).map(
+      ([name, ms]) => [name, ms / requests] as [string, number],
+    ),
     injected: got,
     sent: requests,
   };
@@ -627,10 +633,14 @@ export async function runMemoryThroughputBench(print: Print): Promise<void> {
 async function cpuCase(h: Served, questions: string[], print: Print): Promise<void> {
   const rows10k = await transcriptRows(h);
   const seq = await sequentialCpu(h, questions, 500, 'cpu');
+  const stats = await api<StatsResponse>(h, 'GET', '/memory/stats');
   print(
-    `  (a) one client, ~${Math.round(rows10k / 1000)}k rows: Cairn CPU ${seq.cpuMsPerRequest === null ? '?' : f2(seq.cpuMsPerRequest)} ms per memory request ` +
+    `  (a) one client, ~${Math.round(rows10k / 1000)}k rows (${stats.pinned} facts, ${stats.episodes} episodes): Cairn CPU ${seq.cpuMsPerRequest === null ? '?' : f2(seq.cpuMsPerRequest)} ms per memory request ` +
       `(all threads, recording and indexing included; target ≤ ${TARGET_CPU_MS} ms: ${seq.cpuMsPerRequest === null ? '?' : verdict(seq.cpuMsPerRequest <= TARGET_CPU_MS)}); ` +
-      `memory injected in ${seq.injected}/${seq.sent}`,
+      `memory injected in ${seq.injected}/${seq.sent}; by thread: ${seq.byThread
+        .filter(([, ms]) => ms >= 0.05)
+        .map(([name, ms]) => `${name} ${f2(ms)}`)
+        .join(', ')}`,
   );
 }
 

@@ -1,7 +1,7 @@
 // CPU time a process used (all its threads, user + system), from /proc/<pid>/stat (Linux
 // only). Unlike a latency percentile it hardly depends on what else the machine or its host
 // is doing, so it is the steadier figure for what Cairn itself costs per request.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of /proc (USER_HZ: 100 on every Linux build in use). */
 const USER_HZ = 100;
@@ -32,4 +32,44 @@ function cpuMsFromStat(path: string): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * CPU milliseconds used so far by each thread of `pid` (tid → name and ms), for where a
+ * process's time went; empty where /proc is not available.
+ */
+export function threadsCpuMs(pid: number | undefined): Map<number, { name: string; ms: number }> {
+  const out = new Map<number, { name: string; ms: number }>();
+  if (pid === undefined) return out;
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    const ms = cpuMsFromStat(`/proc/${pid}/task/${tid}/stat`);
+    let name = '?';
+    try {
+      name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+    if (ms !== null) out.set(Number(tid), { name, ms });
+  }
+  return out;
+}
+
+/** The CPU each thread name used between two threadsCpuMs snapshots, largest first. */
+export function threadCpuDelta(
+  before: ReadonlyMap<number, { name: string; ms: number }>,
+  after: ReadonlyMap<number, { name: string; ms: number }>,
+  pid: number | undefined,
+): [string, number][] {
+  const byName = new Map<string, number>();
+  for (const [tid, { name, ms }] of after) {
+    const label = tid === pid ? 'main' : name;
+    byName.set(label, (byName.get(label) ?? 0) + ms - (before.get(tid)?.ms ?? 0));
+  }
+  return [...byName].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
 }
