@@ -14,35 +14,21 @@ import {
 const ctx = { knownNames: nameSet([]) };
 
 describe('gate model features', () => {
-  it('are the lower-cased words, their inflection folded, and each pair in a row, once each', () => {
-    expect(gateFeatures('What’s MY dogs called? my dogs')).toEqual([
+  it('are the lower-cased words and each pair of words in a row, once each', () => {
+    expect(gateFeatures('What’s MY dog called? my dog')).toEqual([
       "what's",
-      "~what'",
       "what's my",
       'my',
-      '~my',
-      'my dogs',
-      'dogs',
-      '~dog',
-      'dogs called',
+      'my dog',
+      'dog',
+      'dog called',
       'called',
-      '~call',
       'called ?',
       '?',
       '? my',
     ]);
     expect(gateFeatures('')).toEqual([]);
-    expect(gateFeatures('Café? ¿Sí!')).toEqual([
-      'café',
-      '~café',
-      'café ?',
-      '?',
-      '? sí',
-      'sí',
-      '~sí',
-      'sí !',
-      '!',
-    ]);
+    expect(gateFeatures('Café? ¿Sí!')).toEqual(['café', 'café ?', '?', '? sí', 'sí', 'sí !', '!']);
   });
 });
 
@@ -155,12 +141,10 @@ describe('the gate with its model', () => {
   });
 
   it('never overrules memory asked for outright', () => {
-    for (const message of ['how do I feel about flying?', 'Who am I?', 'do you remember my dog?']) {
+    for (const message of ['how do I feel about planes?', 'Who am I?', 'do you remember my dog?']) {
       expect(classifyHeuristic(message, ctx), message).not.toBe('none');
     }
-    expect(personalProbability('how do I feel about flying?')).toBeLessThan(
-      SHIPPED_MODEL.overruleBelow,
-    );
+    expect(personalProbability('how do I feel about planes?')).toBeLessThan(0.02);
   });
 
   it('decides with the probabilities and thresholds it is given', () => {

@@ -10,7 +10,6 @@
 // gradient descent over sparse features. The npm libraries for logistic regression take dense
 // feature matrices (one column per word and word pair: hundreds of thousands), and the naive
 // Bayes text classifiers do not give a probability worth a threshold.
-import { inflectionKey } from '../text/text.ts';
 import shipped from './gate-model.json' with { type: 'json' };
 
 export interface GateModel {
@@ -35,23 +34,16 @@ function tokens(text: string): string[] {
   );
 }
 
-/**
- * A message's features, each once: each word, each pair of words in a row, and each word with
- * its regular inflection folded away ("~allergy" from "allergies" and "allergy"), so a wording
- * the training data holds in another inflection still counts.
- */
+/** A message's features: each word, and each pair of words in a row, once. */
 export function gateFeatures(text: string): string[] {
   const t = tokens(text);
   const out = new Set<string>();
   for (let i = 0; i < t.length; i++) {
-    const word = t[i] as string;
-    out.add(word);
-    if (WORD.test(word)) out.add(`~${inflectionKey(word)}`);
-    if (i + 1 < t.length) out.add(`${word} ${t[i + 1] as string}`);
+    out.add(t[i] as string);
+    if (i + 1 < t.length) out.add(`${t[i] as string} ${t[i + 1] as string}`);
   }
   return [...out];
 }
-const WORD = /\p{L}/u;
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 

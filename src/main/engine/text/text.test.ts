@@ -6,7 +6,6 @@ import {
   buildPairedMatchExpression,
   escapeLike,
   hasContentWords,
-  inflectionKey,
   jaccard,
   queryTerms,
   wordSet,
@@ -154,16 +153,5 @@ describe('escapeLike / similarity', () => {
       for (const n of [0, 1, 2, 3, 5]) expect(hasContentWords(t, n)).toBe(wordSet(t).size >= n);
     }
     expect(hasContentWords('Lake lake LAKE', 2)).toBe(false);
-  });
-});
-
-describe('inflectionKey', () => {
-  it('folds regular inflections together and leaves other words apart', () => {
-    expect(inflectionKey('hates')).toBe(inflectionKey('hate'));
-    expect(inflectionKey('lives')).toBe(inflectionKey('live'));
-    expect(inflectionKey('allergies')).toBe(inflectionKey('allergy'));
-    expect(inflectionKey('commuting')).toBe(inflectionKey('commute'));
-    expect(inflectionKey('boss')).toBe('boss');
-    expect(inflectionKey('tea')).not.toBe(inflectionKey('team'));
   });
 });

@@ -171,20 +171,3 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
   for (const w of small) if (large.has(w)) inter++;
   return inter / (a.size + b.size - inter);
 }
-
-/**
- * A word with its regular English inflection folded away (plural and third-person -s/-es/-ies,
- * -ed, -ing, final -e), so "hates" and "hate", "lives" and "live", "allergies" and "allergy"
- * count as the same word. Static vectors of inflections are often far apart (news text uses
- * them differently); this keeps a question and a description from missing each other over
- * grammar. Irregular forms are left to the vectors.
- */
-export function inflectionKey(word: string): string {
-  let w = word;
-  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
-  else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
-  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
-  else if (w.length > 3 && /(?:s|x|z|ch|sh)es$/u.test(w)) w = w.slice(0, -2);
-  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
-  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
-}

@@ -4,6 +4,7 @@ import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts'
 import {
   closeness,
   createClosenessScorer,
+  inflectionKey,
   loadWordVectors,
   prepareQuestion,
   type WordVectors,
@@ -94,6 +95,17 @@ describe('relationsFor', () => {
     for (let i = 1; i < r.length; i++) expect(r[i]!.score).toBeLessThanOrEqual(r[i - 1]!.score);
     for (const x of r) expect(x.score).toBeGreaterThanOrEqual(0.2);
     expect(r.map((x) => x.relation)).toEqual(expect.arrayContaining(['travel', 'partner']));
+  });
+});
+
+describe('inflectionKey', () => {
+  it('folds regular inflections together and leaves other words apart', () => {
+    expect(inflectionKey('hates')).toBe(inflectionKey('hate'));
+    expect(inflectionKey('lives')).toBe(inflectionKey('live'));
+    expect(inflectionKey('allergies')).toBe(inflectionKey('allergy'));
+    expect(inflectionKey('commuting')).toBe(inflectionKey('commute'));
+    expect(inflectionKey('boss')).toBe('boss');
+    expect(inflectionKey('tea')).not.toBe(inflectionKey('team'));
   });
 });
 

@@ -7,7 +7,7 @@
 // scale, so cos(a, b) = dot(qa, qb) / (|qa| |qb|), with |q| precomputed at load. The int8
 // error on a cosine is about 1e-3.
 
-import { CHAT_FORMS, inflectionKey, STOP_WORDS, words as tokenize } from '../text/text.ts';
+import { CHAT_FORMS, STOP_WORDS, words as tokenize } from '../text/text.ts';
 import { RELATIONS, type Relation } from '../text/relations.ts';
 import { readWordVectorAsset, type WordVectorData } from './word-vectors-asset.ts';
 
@@ -73,6 +73,23 @@ function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let j = 0; j < a.length; j++) s += (a[j] as number) * (b[j] as number);
   return s;
+}
+
+/**
+ * A word with its regular English inflection folded away (plural and third-person -s/-es/-ies,
+ * -ed, -ing, final -e), so "hates" and "hate", "lives" and "live", "allergies" and "allergy"
+ * count as the same word. Static vectors of inflections are often far apart (news text uses
+ * them differently); this keeps a question and a description from missing each other over
+ * grammar. Irregular forms are left to the vectors.
+ */
+export function inflectionKey(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 3 && /(?:s|x|z|ch|sh)es$/u.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  return w.length > 3 && w.endsWith('e') ? w.slice(0, -1) : w;
 }
 
 /** Words the common component is estimated from (the most frequent ones). */
