@@ -637,12 +637,15 @@ async function cpuCase(h: Served, questions: string[], print: Print): Promise<vo
   print(
     `  (a) one client, ~${Math.round(rows10k / 1000)}k rows (${stats.pinned} facts, ${stats.episodes} episodes): Cairn CPU ${seq.cpuMsPerRequest === null ? '?' : f2(seq.cpuMsPerRequest)} ms per memory request ` +
       `(all threads, recording and indexing included; target ≤ ${TARGET_CPU_MS} ms: ${seq.cpuMsPerRequest === null ? '?' : verdict(seq.cpuMsPerRequest <= TARGET_CPU_MS)}); ` +
-      `memory injected in ${seq.injected}/${seq.sent}; by thread: ${seq.byThread
-        .filter(([, ms]) => ms >= 0.05)
-        .map(([name, ms]) => `${name} ${f2(ms)}`)
-        .join(', ')}`,
+      `memory injected in ${seq.injected}/${seq.sent}; ${byThread(seq)}`,
   );
 }
+
+const byThread = (seq: Sequential): string =>
+  `by thread: ${seq.byThread
+    .filter(([, ms]) => ms >= 0.05)
+    .map(([name, ms]) => `${name} ${f2(ms)}`)
+    .join(', ')}`;
 
 async function setExtraction(h: Served, mode: 'manual' | 'sessionEnd'): Promise<void> {
   await api(h, 'PUT', '/settings', { extractionMode: mode });
@@ -688,7 +691,7 @@ async function latency100k(
   const seq100k = await sequentialCpu(h, questions, 300, 'cpu100k');
   const lat = await addedLatency(h, upstreamUrl, questions, 1_000, print);
   print(
-    `  (e) ~100k rows, one client: Cairn CPU ${seq100k.cpuMsPerRequest === null ? '?' : f2(seq100k.cpuMsPerRequest)} ms per memory request; ` +
+    `  (e) ~100k rows, one client: Cairn CPU ${seq100k.cpuMsPerRequest === null ? '?' : f2(seq100k.cpuMsPerRequest)} ms per memory request (${byThread(seq100k)}); ` +
       `added latency p50 ${f2(lat.p50)} ms p99 ${f2(lat.p99)} ms (target p99 ≤ ${TARGET_ADDED_P99_MS} ms: ${verdict(lat.p99 <= TARGET_ADDED_P99_MS)}), ` +
       `memory injected in ${lat.injected}/1000${formatSteal(lat.steal)}`,
   );
