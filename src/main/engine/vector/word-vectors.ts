@@ -104,16 +104,23 @@ const POWER_ITERATIONS = 12;
 function commonComponent(
   n: number,
   dims: number,
+  codes: Int8Array,
+  invNorm: Float32Array,
   addScaled: (out: Float32Array, i: number, scale: number) => void,
 ): Float32Array {
   let pc = new Float32Array(dims).fill(1 / Math.sqrt(dims));
-  const row = new Float32Array(dims);
   for (let it = 0; it < POWER_ITERATIONS; it++) {
     const next = new Float32Array(dims);
     for (let i = 0; i < n; i++) {
-      row.fill(0);
-      addScaled(row, i, 1);
-      addScaled(next, i, dot(row, pc));
+      // The word's unit vector as float32 (what addScaled would store) dotted with pc, without
+      // storing it: the same sums, about half the time of every load.
+      const f = invNorm[i] as number;
+      const o = i * dims;
+      let along = 0;
+      for (let j = 0; j < dims; j++) {
+        along += Math.fround((codes[o + j] as number) * f) * (pc[j] as number);
+      }
+      addScaled(next, i, along);
     }
     let s = 0;
     for (const x of next) s += x * x;
@@ -140,7 +147,10 @@ export function createWordVectors(
   const invNorm = new Float32Array(count);
   for (let i = 0; i < count; i++) {
     let s = 0;
-    for (let j = i * dims, end = j + dims; j < end; j++) s += (codes[j] as number) ** 2;
+    for (let j = i * dims, end = j + dims; j < end; j++) {
+      const c = codes[j] as number;
+      s += c * c;
+    }
     invNorm[i] = s > 0 ? 1 / Math.sqrt(s) : 0;
   }
 
@@ -184,7 +194,13 @@ export function createWordVectors(
       })
       .filter((w) => !STOP_WORDS.has(w) && !NUMBER.test(w) && w.length > 1);
 
-  const common = commonComponent(Math.min(count, COMMON_COMPONENT_WORDS), dims, addScaled);
+  const common = commonComponent(
+    Math.min(count, COMMON_COMPONENT_WORDS),
+    dims,
+    codes,
+    invNorm,
+    addScaled,
+  );
 
   const embed = (text: string): Float32Array | null => {
     const out = new Float32Array(dims);
