@@ -60,7 +60,11 @@ export function threadsCpuMs(pid: number | undefined): Map<number, { name: strin
   return out;
 }
 
-/** The CPU each thread name used between two threadsCpuMs snapshots, largest first. */
+/**
+ * The CPU each thread name used between two threadsCpuMs snapshots, largest first. A thread
+ * that ended between them is missing (a retired worker), so the sum can fall short of the
+ * process's own figure.
+ */
 export function threadCpuDelta(
   before: ReadonlyMap<number, { name: string; ms: number }>,
   after: ReadonlyMap<number, { name: string; ms: number }>,

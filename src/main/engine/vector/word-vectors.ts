@@ -113,7 +113,7 @@ function commonComponent(
     const next = new Float32Array(dims);
     for (let i = 0; i < n; i++) {
       // The word's unit vector as float32 (what addScaled would store) dotted with pc, without
-      // storing it: the same sums, about half the time of every load.
+      // storing it: the same sums in about half the time.
       const f = invNorm[i] as number;
       const o = i * dims;
       let along = 0;
