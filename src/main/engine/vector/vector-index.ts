@@ -244,6 +244,11 @@ class TopK {
     return s < score || (s === score && (this.ids[i] as number) > id);
   }
 
+  /** The lowest score kept (the root; meaningful once the heap is full). */
+  lowest(): number {
+    return this.scores[0] as number;
+  }
+
   /** True when (score, id) would be kept (call before the possibly costly accept check). */
   wants(score: number, id: number): boolean {
     return this.size < this.cap || this.below(0, score, id);
@@ -560,10 +565,19 @@ export function createVectorIndex(options: VectorIndexOptions = {}): VectorIndex
     // First pass: a pool of the best candidates by approximate score.
     const pool = new TopK(Math.min(b.count, 2 * k + 32));
     const scales = quant.scales;
-    for (let s = 0; s < b.count; s++) {
+    const ids = b.ids;
+    const count = b.count;
+    // Below the pool's lowest score once it is full, a row cannot get in (a tie still may,
+    // by its id): most rows stop at this one comparison.
+    let floor = -Infinity;
+    for (let s = 0; s < count; s++) {
       const approx = (raw[s] as number) * (scales[s] as number);
-      const id = b.ids[s] as number;
-      if (pool.wants(approx, id) && (!accept || accept(id))) pool.push(approx, id, s);
+      if (approx < floor) continue;
+      const id = ids[s] as number;
+      if (pool.wants(approx, id) && (!accept || accept(id))) {
+        pool.push(approx, id, s);
+        if (pool.size === pool.cap) floor = pool.lowest();
+      }
     }
     // Second pass: exact float32 scores for the pool.
     const heap = new TopK(Math.min(k, pool.size));
