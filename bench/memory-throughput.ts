@@ -18,7 +18,9 @@
 //   npm run bench -- memory-throughput
 //   BENCH_THROUGHPUT_SECONDS=10 (each load case), BENCH_CASES=cpu,load,compare,load-distil,100k (a subset; all
 //   by default), BENCH_CAIRN_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (profile the server),
-//   BENCH_SLOWEST=N (the 100k case's N slowest requests)
+//   BENCH_SLOWEST=N (the 100k case's N slowest requests, each with the monotonic clock in µs when it
+//   was sent: a --cpu-prof profile's timestamps are on the same clock on Linux, so it shows what
+//   the server was doing meanwhile)
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
@@ -445,6 +447,7 @@ async function addedLatency(
 ): Promise<{ p50: number; p99: number; injected: number; steal: number | null }> {
   const direct: number[] = [];
   const proxied: number[] = [];
+  const starts: number[] = [];
   let got = 0;
   const steal = stealMeter();
   for (let n = 0; n < rounds; n++) {
@@ -454,6 +457,7 @@ async function addedLatency(
       JSON.stringify({ model: 'scripted-model', messages: [{ role: 'user', content: q }] }),
       { 'content-type': 'application/json' },
     );
+    starts.push(Number(process.hrtime.bigint() / 1000n));
     const p = await chat(h, q, AGENT, conversationOf(0, n, questions.length, 'latency'));
     if (p.status !== 200 || d.status !== 200) throw new Error(`HTTP ${p.status}/${d.status}`);
     if (injected(p)) got++;
@@ -468,7 +472,9 @@ async function addedLatency(
       .sort((a, b) => b.ms - a.ms)
       .slice(0, slowest);
     for (const w of worst)
-      print(`    request ${w.n}: ${f1(w.ms)} ms, ${questions[w.n % questions.length]}`);
+      print(
+        `    request ${w.n}: ${f1(w.ms)} ms, at ${starts[w.n]}, ${questions[w.n % questions.length]}`,
+      );
   }
   direct.sort((a, b) => a - b);
   proxied.sort((a, b) => a - b);
