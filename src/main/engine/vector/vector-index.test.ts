@@ -65,6 +65,22 @@ describe.each(paths)('vector index ($name)', ({ options }) => {
     }
   });
 
+  it('breaks ties by the smaller id, however many rows share the best score', () => {
+    // Random rows, then 300 exact copies of the query stored largest id first (a row scanned
+    // later can have a smaller id than those already kept): the copies tie, and the smallest of
+    // their ids win.
+    const rand = seededRandom(5);
+    const index = createVectorIndex(options);
+    const query = randomVec(rand, 64);
+    for (let id = 1; id <= 700; id++) index.upsert('a', 'transcript', id, randomVec(rand, 64));
+    for (let id = 1299; id >= 1000; id--) index.upsert('a', 'transcript', id, query);
+    for (const k of [1, 10, 40]) {
+      const hits = index.search('a', 'transcript', query, k);
+      expect(hits.map((h) => h.id)).toEqual(Array.from({ length: k }, (_, i) => 1000 + i));
+      for (const h of hits) expect(h.score).toBeCloseTo(1, 5);
+    }
+  });
+
   it('finds a stored vector as its own nearest neighbour with cosine 1', () => {
     const rand = seededRandom(7);
     const index = createVectorIndex(options);
