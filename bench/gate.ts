@@ -15,6 +15,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyHeuristic, type GateContext } from '../src/main/engine/memory/gate.ts';
+import { meaningFeatures } from '../src/main/engine/memory/gate-model.ts';
 import { gateContextFrom } from '../src/main/engine/memory/memory-reader.ts';
 import { loadWordVectors } from '../src/main/engine/vector/word-vectors.ts';
 import { ensureWordVectorAsset } from '../test/helpers/word-vectors.ts';
@@ -47,6 +48,7 @@ export async function gateBenchContext(): Promise<GateContext> {
       identity: ["User's name is Nora"],
     }),
     relationsOf: (text: string) => words.relationsFor(text, 0),
+    meaningOf: (text: string) => meaningFeatures(words, text),
   };
 }
 

@@ -1,10 +1,12 @@
-// Trains the relevance gate's model (src/main/engine/memory/gate-model.ts) on the dev halves of
-// the bench data (bench/gate-data.ts) and writes it to src/main/engine/memory/gate-model.json:
-// `npm run gate-model`. Deterministic: the same data give the same file, and a test checks that
-// the shipped file is what this script gives. --check: write nothing, exit 1 when it differs.
+// Trains the relevance gate's models (src/main/engine/memory/gate-model.ts) on the dev halves of
+// the bench data (bench/gate-data.ts) and writes them to src/main/engine/memory/gate-model.json
+// (words only) and gate-model-meaning.json (words and meaning, from the static word vectors):
+// `npm run gate-model`. Deterministic: the same data give the same files, and a test checks that
+// the shipped files are what this script gives. --check: write nothing, exit 1 when one differs.
 // --thresholds: write nothing; print what the whole gate does on the dev half at several pairs
 // of thresholds, each message scored by a model that did not see it (five-fold
-// cross-validation), beside the gate's rules alone. The held-out half plays no part.
+// cross-validation), beside the gate's rules alone, for both models. The held-out half plays no
+// part.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -12,10 +14,14 @@ import { gateBenchContext } from '../bench/gate.ts';
 import { gateData } from '../bench/gate-data.ts';
 import { classifyHeuristic, SHIPPED_MODEL } from '../src/main/engine/memory/gate.ts';
 import {
+  type GateModel,
+  meaningFeatures,
   personalProbability,
   trainGateModel,
   type TrainingExample,
 } from '../src/main/engine/memory/gate-model.ts';
+import { loadWordVectors } from '../src/main/engine/vector/word-vectors.ts';
+import { ensureWordVectorAsset } from '../test/helpers/word-vectors.ts';
 
 const { values } = parseArgs({
   options: {
@@ -23,18 +29,16 @@ const { values } = parseArgs({
     thresholds: { type: 'boolean', default: false },
   },
 });
-const out = join(import.meta.dirname, '../src/main/engine/memory/gate-model.json');
+const dir = join(import.meta.dirname, '../src/main/engine/memory');
+const outWords = join(dir, 'gate-model.json');
+const outMeaning = join(dir, 'gate-model-meaning.json');
+const words = loadWordVectors(await ensureWordVectorAsset());
 const { dev } = gateData();
+const devWithMeaning = dev.map((e) => ({ ...e, meaning: meaningFeatures(words, e.text) }));
+const meaningOf = new Map(devWithMeaning.map((e) => [e.text, e.meaning]));
 
 if (values.thresholds) {
   const FOLDS = 5;
-  const outOfFold = new Map<string, number>();
-  for (let k = 0; k < FOLDS; k++) {
-    const model = trainGateModel(dev.filter((_, i) => i % FOLDS !== k));
-    dev.forEach((e, i) => {
-      if (i % FOLDS === k) outOfFold.set(e.text, personalProbability(e.text, model));
-    });
-  }
   const ctx = await gateBenchContext();
   const needing = dev.filter((e) => e.personal);
   const general = dev.filter((e) => !e.personal);
@@ -55,32 +59,60 @@ if (values.thresholds) {
     `dev half, ${FOLDS}-fold cross-validation (shipped: ${SHIPPED_MODEL.addFrom} / ${SHIPPED_MODEL.overruleBelow})`,
   );
   line('  rules only', () => 0.5, 1, 0);
-  const score = (text: string) => outOfFold.get(text) as number;
-  for (const addFrom of [0.8, 0.9, 0.95, 0.98, 0.99]) {
-    for (const overruleBelow of [0.02, 0.05, 0.1, 0.2, 0.3]) {
-      line(
-        `  adds from ${addFrom}, overrules below ${overruleBelow}`,
-        score,
-        addFrom,
-        overruleBelow,
-      );
+  const outOfFold = (examples: readonly TrainingExample[]) => {
+    const scores = new Map<string, number>();
+    for (let k = 0; k < FOLDS; k++) {
+      const model = trainGateModel(examples.filter((_, i) => i % FOLDS !== k));
+      examples.forEach((e, i) => {
+        if (i % FOLDS === k) {
+          scores.set(e.text, personalProbability(e.text, model, meaningOf.get(e.text) ?? null));
+        }
+      });
+    }
+    // A message longer than the gate's head is scored on its head: the model trained without it.
+    return (text: string) => scores.get(text) ?? 0.5;
+  };
+  const wordsOnly = outOfFold(dev);
+  const withMeaning = outOfFold(devWithMeaning);
+  for (const [label, score] of [
+    ['words only', wordsOnly],
+    ['words and meaning', withMeaning],
+  ] as const) {
+    console.log(` ${label}`);
+    for (const addFrom of [0.8, 0.9, 0.95, 0.98, 0.99]) {
+      for (const overruleBelow of [0.02, 0.05, 0.1, 0.2, 0.3]) {
+        line(
+          `  adds from ${addFrom}, overrules below ${overruleBelow}`,
+          score,
+          addFrom,
+          overruleBelow,
+        );
+      }
     }
   }
   process.exit(0);
 }
 
-const model = trainGateModel(dev);
-const text = JSON.stringify(model) + '\n';
-const features = Object.keys(model.weights).length;
-if (values.check) {
-  const same = readFileSync(out, 'utf8') === text;
+const files: [string, GateModel][] = [
+  [outWords, trainGateModel(dev)],
+  [outMeaning, trainGateModel(devWithMeaning)],
+];
+let differs = false;
+for (const [path, model] of files) {
+  const text = JSON.stringify(model) + '\n';
+  const name = path.slice(dir.length + 1);
+  if (values.check) {
+    const same = readFileSync(path, 'utf8') === text;
+    differs ||= !same;
+    console.log(
+      same ? `${name}: up to date` : `${name}: differs from training (npm run gate-model)`,
+    );
+    continue;
+  }
+  writeFileSync(path, text);
   console.log(
-    same ? 'gate model: up to date' : 'gate model: differs from training (npm run gate-model)',
+    `${name}: ${dev.length} dev messages (${dev.filter((e) => e.personal).length} needing memory), ` +
+      `${Object.keys(model.weights).length} word features${model.meaning ? `, ${model.meaning.length} meaning features` : ''}, ${(text.length / 1e3).toFixed(0)} kB`,
   );
-  process.exit(same ? 0 : 1);
 }
-writeFileSync(out, text);
-console.log(
-  `gate model: ${dev.length} dev messages (${dev.filter((e) => e.personal).length} needing memory), ` +
-    `${features} features, ${(text.length / 1e3).toFixed(0)} kB -> ${out}`,
-);
+process.exit(differs ? 1 : 0);

@@ -5,8 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyHeuristic } from '../src/main/engine/memory/gate.ts';
+import { classifyHeuristic, type GateContext } from '../src/main/engine/memory/gate.ts';
+import { meaningFeatures } from '../src/main/engine/memory/gate-model.ts';
 import { gateContextFrom } from '../src/main/engine/memory/memory-reader.ts';
+import { loadWordVectors } from '../src/main/engine/vector/word-vectors.ts';
+import { ensureWordVectorAsset } from './helpers/word-vectors.ts';
 
 const dir = join(import.meta.dirname, 'fixtures', 'prompts');
 const load = (name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as string[];
@@ -52,6 +55,17 @@ const plain = gateContextFrom({
   identity: ["User's name is Nora"],
 });
 
+/**
+ * The same memory as the gate hears it once the word vectors are loaded (the first seconds
+ * after start aside): with relations and meaning by word vectors.
+ */
+const words = loadWordVectors(await ensureWordVectorAsset());
+const withWordVectors = (ctx: GateContext): GateContext => ({
+  ...ctx,
+  relationsOf: (text) => words.relationsFor(text, 0),
+  meaningOf: (text) => meaningFeatures(words, text),
+});
+
 describe('gate on the prompt fixtures', () => {
   it('has a wide unrelated set', () => {
     expect(new Set(unrelated).size).toBeGreaterThanOrEqual(150);
@@ -61,6 +75,8 @@ describe('gate on the prompt fixtures', () => {
   it.each([
     ['labelled chat log', labelled],
     ['plain chat', plain],
+    ['labelled chat log, word vectors loaded', withWordVectors(labelled)],
+    ['plain chat, word vectors loaded', withWordVectors(plain)],
   ])('injects nothing for unrelated prompts (%s)', (_, ctx) => {
     const wrong = unrelated
       .map((p) => [p.slice(0, 80), classifyHeuristic(p, ctx)] as const)
@@ -71,6 +87,8 @@ describe('gate on the prompt fixtures', () => {
   it.each([
     ['labelled chat log', labelled],
     ['plain chat', plain],
+    ['labelled chat log, word vectors loaded', withWordVectors(labelled)],
+    ['plain chat, word vectors loaded', withWordVectors(plain)],
   ])('chooses a section for every question about the user (%s)', (_, ctx) => {
     const missed = memoryQuestions.filter((q) => classifyHeuristic(q, ctx) === 'none');
     expect(missed).toEqual([]);

@@ -30,6 +30,7 @@ import { coreModelFromFlag } from './memory/core-model.ts';
 import { createDigestThread } from './memory/digest-thread.ts';
 import { createDistiller, type DistillerOptions } from './memory/distiller.ts';
 import { createMemoryReader } from './memory/memory-reader.ts';
+import { meaningFeatures } from './memory/gate-model.ts';
 import { createTranscriptHeadIndex } from './store/transcript-head.ts';
 import { createDeletionService } from './memory/deletion.ts';
 import { createConsolidator } from './memory/consolidator.ts';
@@ -364,6 +365,10 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       ...memoryServices,
       transcriptHead,
       relationsOf: (text) => wordVectors?.words()?.relationsFor(text, 0) ?? [],
+      meaningOf: (text) => {
+        const words = wordVectors?.words();
+        return words ? meaningFeatures(words, text) : null;
+      },
       rankByMeaning: (question, passages) => {
         const words = wordVectors?.words();
         if (!words) return passages.map(() => 0);

@@ -2,14 +2,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gateData } from '../../../../bench/gate-data.ts';
+import { loadWordVectors } from '../vector/word-vectors.ts';
+import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
 import { classifyHeuristic, nameSet, SHIPPED_MODEL } from './gate.ts';
 import {
   gateFeatures,
+  MEANING_FEATURES,
+  meaningFeatures,
+  type MeaningSource,
   personalProbability,
+  SHIPPED_GATE_MODELS,
   trainGateModel,
   TRAINING,
   type TrainingExample,
 } from './gate-model.ts';
+
+const words = loadWordVectors(await ensureWordVectorAsset());
 
 const ctx = { knownNames: nameSet([]) };
 
@@ -41,6 +49,66 @@ describe('personalProbability', () => {
   });
 });
 
+describe('meaningFeatures', () => {
+  /** Word vectors of two dimensions that know "tea" and one relation. */
+  const source = (vector: Float32Array | null, relation: number | null): MeaningSource => ({
+    dims: 2,
+    embedText: () => vector,
+    relationsFor: () => (relation === null ? [] : [{ score: relation }, { score: 0.1 }]),
+  });
+
+  it('are the averaged word vector, scaled, then the best relation score, scaled', () => {
+    const f = meaningFeatures(source(new Float32Array([0.6, -0.8]), 0.5), 'green tea');
+    expect(f).toHaveLength(MEANING_FEATURES);
+    expect(f[0]).toBeCloseTo(0.6 * 6, 5);
+    expect(f[1]).toBeCloseTo(-0.8 * 6, 5);
+    expect([...f.slice(2, 100)].every((x) => x === 0)).toBe(true);
+    expect(f[100]).toBeCloseTo(0.5 * 18, 5);
+  });
+
+  it('are zeros for words the vectors do not know', () => {
+    expect([...meaningFeatures(source(null, null), 'zxq wvv')].every((x) => x === 0)).toBe(true);
+  });
+
+  it('come from the real word vectors as the gate hears a message', () => {
+    const f = meaningFeatures(words, 'What is my usual beverage?');
+    const v = words.embedText('What is my usual beverage?') as Float32Array;
+    expect(f[0]).toBeCloseTo((v[0] as number) * 6, 5);
+    expect(f[100]).toBeCloseTo(
+      (words.relationsFor('What is my usual beverage?', 0)[0]?.score ?? 0) * 18,
+      5,
+    );
+  });
+});
+
+describe('personalProbability with meaning', () => {
+  const meaning = new Float32Array(MEANING_FEATURES);
+  meaning[0] = 2;
+  meaning[100] = 3;
+  const weights = new Array<number>(MEANING_FEATURES).fill(0);
+  weights[0] = 0.5;
+  weights[100] = -1;
+
+  it('adds the meaning weights times the features to the words', () => {
+    const model = { bias: -1, weights: { my: 2 }, meaning: weights };
+    expect(personalProbability('my tea', model, meaning)).toBeCloseTo(
+      1 / (1 + Math.exp(-(-1 + 2 + 0.5 * 2 - 3))),
+      10,
+    );
+  });
+
+  it('reads the words alone without features, or for a model without meaning weights', () => {
+    const words1 = 1 / (1 + Math.exp(-1));
+    expect(
+      personalProbability('my tea', { bias: -1, weights: { my: 2 }, meaning: weights }),
+    ).toBeCloseTo(words1, 10);
+    expect(personalProbability('my tea', { bias: -1, weights: { my: 2 } }, meaning)).toBeCloseTo(
+      words1,
+      10,
+    );
+  });
+});
+
 describe('trainGateModel', () => {
   const examples: TrainingExample[] = [
     ...['what is my dog called', 'when is my flight', 'where does my sister live'].map((text) => ({
@@ -68,6 +136,35 @@ describe('trainGateModel', () => {
     }
   });
 
+  it('learns from meaning what the words cannot tell apart', () => {
+    // The same words, told apart only by their meaning features.
+    const at = (x: number) => {
+      const f = new Float32Array(MEANING_FEATURES);
+      f[7] = x;
+      return f;
+    };
+    const data: TrainingExample[] = [
+      { text: 'what about it', personal: true, meaning: at(1) },
+      { text: 'what about it', personal: false, meaning: at(-1) },
+      { text: 'and then', personal: true, meaning: at(1) },
+      { text: 'and then', personal: false, meaning: at(-1) },
+    ];
+    const options = { ...TRAINING, epochs: 50, minWeight: 0 };
+    const model = trainGateModel(data, options);
+    expect(model.meaning).toHaveLength(MEANING_FEATURES);
+    expect(model.meaning?.[7]).toBeGreaterThan(0);
+    for (const e of data) {
+      expect(personalProbability(e.text, model, e.meaning) > 0.5).toBe(e.personal);
+    }
+    expect(trainGateModel(data, options)).toEqual(model);
+    // Without meaning features, no meaning weights.
+    expect(trainGateModel(data.map(({ text, personal }) => ({ text, personal }))).meaning).toBe(
+      undefined,
+    );
+    // Some with and some without: refused.
+    expect(() => trainGateModel([...data, { text: 'x', personal: true }])).toThrow(/every/);
+  });
+
   it('leaves out weights below minWeight', () => {
     const model = trainGateModel(examples, { ...TRAINING, minWeight: 0.5 });
     expect(Object.values(model.weights).every((w) => Math.abs(w) >= 0.5)).toBe(true);
@@ -81,6 +178,28 @@ describe('trainGateModel', () => {
     expect(heldout.length).toBeGreaterThan(dev.length / 2);
     const shipped = readFileSync(join(import.meta.dirname, 'gate-model.json'), 'utf8');
     expect(JSON.stringify(trainGateModel(dev)) + '\n').toBe(shipped);
+    // The model with meaning, from the word vectors of the asset the app ships.
+    const withMeaning = dev.map((e) => ({ ...e, meaning: meaningFeatures(words, e.text) }));
+    const shippedMeaning = readFileSync(
+      join(import.meta.dirname, 'gate-model-meaning.json'),
+      'utf8',
+    );
+    expect(JSON.stringify(trainGateModel(withMeaning)) + '\n').toBe(shippedMeaning);
+    expect(SHIPPED_GATE_MODELS.withMeaning.meaning).toHaveLength(MEANING_FEATURES);
+  });
+
+  it('trains on the whole unrelated fixture (the tests hold every prompt of it to no memory)', () => {
+    const { dev, heldout } = gateData();
+    const fixture = JSON.parse(
+      readFileSync(
+        join(import.meta.dirname, '../../../../test/fixtures/prompts/unrelated.json'),
+        'utf8',
+      ),
+    ) as string[];
+    const devTexts = new Set(dev.map((e) => e.text));
+    expect(fixture.every((p) => devTexts.has(p))).toBe(true);
+    const heldoutTexts = new Set(heldout.map((e) => e.text));
+    expect(fixture.some((p) => heldoutTexts.has(p))).toBe(false);
   });
 });
 
@@ -161,6 +280,30 @@ describe('the gate with its model', () => {
     expect(classifyHeuristic(overruled, ctx, at(0.2))).toBe('pinned');
     // The shipped ones by default.
     expect(classifyHeuristic(added, ctx)).toBe(classifyHeuristic(added, ctx, SHIPPED_MODEL));
+  });
+
+  it('hears with meaning once the word vectors are loaded', () => {
+    // Dev messages: the words alone are not sure enough, words and meaning are; and the other
+    // way round for messages that bring what they need.
+    const heard = { ...ctx, meaningOf: (text: string) => meaningFeatures(words, text) };
+    for (const message of [
+      'Can you make me a 12 week plan towards my big ride in spring? I have max 8 hours in a week',
+      "cereal that wont send me levels through the roof? tracy's bought frosties again ffs",
+    ]) {
+      expect(classifyHeuristic(message, ctx), message).toBe('none');
+      expect(classifyHeuristic(message, heard), message).toBe('pinned');
+    }
+    for (const message of [
+      'Make a chore chart for my three kids aged 6, 9 and 13',
+      'Write an apology text to my friend for missing her birthday dinner because I was stuck at work',
+    ]) {
+      expect(classifyHeuristic(message, ctx), message).toBe('pinned');
+      expect(classifyHeuristic(message, heard), message).toBe('none');
+    }
+    // Vectors not loaded yet: the words alone answer.
+    const loading = { ...ctx, meaningOf: () => null };
+    const message = 'Make a chore chart for my three kids aged 6, 9 and 13';
+    expect(classifyHeuristic(message, loading)).toBe('pinned');
   });
 
   it('never overrules a question about someone memory knows', () => {

@@ -44,6 +44,8 @@ export interface MemoryReaderDeps {
    * any wording.
    */
   relationsOf?: (text: string) => readonly { relation: string; score: number }[];
+  /** A text's meaning features for the gate's model (GateContext.meaningOf); null until loaded. */
+  meaningOf?: (text: string) => Float32Array | null;
   /** Scores passages by closeness to a question (planner.ts PlanInput.rankByMeaning). */
   rankByMeaning?: (question: string, passages: readonly string[]) => number[];
   /** The transcript's head query in memory (store/transcript-head.ts); FTS5 without it. */
@@ -113,7 +115,11 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       facts: topPinnedFacts(deps.db, agentId, 200).map((f) => f.content),
       identity: getIdentity(deps.db, agentId).overrides,
     });
-    return deps.relationsOf ? { ...ctx, relationsOf: deps.relationsOf } : ctx;
+    return {
+      ...ctx,
+      ...(deps.relationsOf ? { relationsOf: deps.relationsOf } : {}),
+      ...(deps.meaningOf ? { meaningOf: deps.meaningOf } : {}),
+    };
   }
 
   const refreshing = new Set<string>();
