@@ -14,8 +14,11 @@
 // CPU only, a few seconds: `npm run bench -- gate`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { classifyHeuristic, type GateContext } from '../src/main/engine/memory/gate.ts';
-import { meaningFeatures } from '../src/main/engine/memory/gate-model.ts';
+import {
+  classifyHeuristic,
+  type GateContext,
+  wordVectorSenses,
+} from '../src/main/engine/memory/gate.ts';
 import { gateContextFrom } from '../src/main/engine/memory/memory-reader.ts';
 import { loadWordVectors } from '../src/main/engine/vector/word-vectors.ts';
 import { ensureWordVectorAsset } from '../test/helpers/word-vectors.ts';
@@ -47,8 +50,7 @@ export async function gateBenchContext(): Promise<GateContext> {
       facts: ['User lives in Lisbon', "User's sister is named Ines", 'User has a dog named Pepper'],
       identity: ["User's name is Nora"],
     }),
-    relationsOf: (text: string) => words.relationsFor(text, 0),
-    meaningOf: (text: string) => meaningFeatures(words, text),
+    ...wordVectorSenses(words),
   };
 }
 

@@ -5,8 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyHeuristic, type GateContext } from '../src/main/engine/memory/gate.ts';
-import { meaningFeatures } from '../src/main/engine/memory/gate-model.ts';
+import {
+  classifyHeuristic,
+  type GateContext,
+  wordVectorSenses,
+} from '../src/main/engine/memory/gate.ts';
 import { gateContextFrom } from '../src/main/engine/memory/memory-reader.ts';
 import { loadWordVectors } from '../src/main/engine/vector/word-vectors.ts';
 import { ensureWordVectorAsset } from './helpers/word-vectors.ts';
@@ -60,11 +63,7 @@ const plain = gateContextFrom({
  * after start aside): with relations and meaning by word vectors.
  */
 const words = loadWordVectors(await ensureWordVectorAsset());
-const withWordVectors = (ctx: GateContext): GateContext => ({
-  ...ctx,
-  relationsOf: (text) => words.relationsFor(text, 0),
-  meaningOf: (text) => meaningFeatures(words, text),
-});
+const withWordVectors = (ctx: GateContext): GateContext => ({ ...ctx, ...wordVectorSenses(words) });
 
 describe('gate on the prompt fixtures', () => {
   it('has a wide unrelated set', () => {

@@ -365,9 +365,9 @@ export async function createEngine(config: EngineConfig): Promise<Engine> {
       ...memoryServices,
       transcriptHead,
       relationsOf: (text) => wordVectors?.words()?.relationsFor(text, 0) ?? [],
-      meaningOf: (text) => {
+      meaningOf: (text, relations) => {
         const words = wordVectors?.words();
-        return words ? meaningFeatures(words, text) : null;
+        return words ? meaningFeatures(words, text, relations) : null;
       },
       rankByMeaning: (question, passages) => {
         const words = wordVectors?.words();

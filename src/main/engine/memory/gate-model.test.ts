@@ -52,7 +52,6 @@ describe('personalProbability', () => {
 describe('meaningFeatures', () => {
   /** Word vectors of two dimensions that know "tea" and one relation. */
   const source = (vector: Float32Array | null, relation: number | null): MeaningSource => ({
-    dims: 2,
     embedText: () => vector,
     relationsFor: () => (relation === null ? [] : [{ score: relation }, { score: 0.1 }]),
   });

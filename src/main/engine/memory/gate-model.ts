@@ -37,13 +37,14 @@ export interface TrainingExample {
 
 /** The word vectors' part of a message's meaning (vector/word-vectors.ts). */
 export interface MeaningSource {
-  readonly dims: number;
   embedText(text: string): Float32Array | null;
   relationsFor(question: string, minScore?: number): readonly { score: number }[];
 }
 
+/** Dimensions of the word vectors the model was trained with (the shipped asset's). */
+const VECTOR_DIMS = 100;
 /** The averaged word vector's components, then the best relation score. */
-export const MEANING_FEATURES = 101;
+export const MEANING_FEATURES = VECTOR_DIMS + 1;
 /**
  * How much the meaning features count beside the word features (each of which is 0 or 1): the
  * unit vector's components are scaled by VECTOR_SCALE, the relation score (0..1) by
@@ -55,13 +56,21 @@ export const MEANING_FEATURES = 101;
 const VECTOR_SCALE = 6;
 const RELATION_SCALE = 18;
 
-/** A message's meaning features (zeros for a message none of whose words the vectors know). */
-export function meaningFeatures(words: MeaningSource, text: string): Float32Array {
+/**
+ * A message's meaning features (zeros for a message none of whose words the vectors know).
+ * `relations`: the text's relation scores, best first, when the caller has them already.
+ */
+export function meaningFeatures(
+  words: MeaningSource,
+  text: string,
+  relations: readonly { score: number }[] = words.relationsFor(text, 0),
+): Float32Array {
   const out = new Float32Array(MEANING_FEATURES);
   const v = words.embedText(text);
-  if (v !== null)
-    for (let i = 0; i < v.length && i < 100; i++) out[i] = (v[i] as number) * VECTOR_SCALE;
-  out[100] = (words.relationsFor(text, 0)[0]?.score ?? 0) * RELATION_SCALE;
+  if (v !== null) {
+    for (let i = 0; i < v.length && i < VECTOR_DIMS; i++) out[i] = (v[i] as number) * VECTOR_SCALE;
+  }
+  out[VECTOR_DIMS] = (relations[0]?.score ?? 0) * RELATION_SCALE;
   return out;
 }
 
@@ -89,8 +98,8 @@ export function gateFeatures(text: string): string[] {
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 /**
- * How sure the model is that `text` needs memory of its writer (0..1). `meaning`: the text's
- * meaning features, for a model trained with them (the shipped one with meaning by default).
+ * How sure the model is that `text` needs memory of its writer (0..1); by default the shipped
+ * words-only model. `meaning`: the text's meaning features, for a model trained with them.
  */
 export function personalProbability(
   text: string,

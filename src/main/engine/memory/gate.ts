@@ -8,7 +8,8 @@ import type { UpstreamClient } from '../services.ts';
 import { MONTHS, WEEKDAYS } from '../text/calendar.ts';
 import { CHAT_FORMS, FIRST_PERSON, STOP_WORDS, queryTerms, words } from '../text/text.ts';
 import { isStructureOfThings, personNoun, singular } from './extraction/vocabulary.ts';
-import { personalProbability, SHIPPED_GATE_MODELS } from './gate-model.ts';
+import type { WordVectors } from '../vector/word-vectors.ts';
+import { meaningFeatures, personalProbability, SHIPPED_GATE_MODELS } from './gate-model.ts';
 
 export type GateMode = 'off' | 'heuristic' | 'llm';
 
@@ -33,6 +34,16 @@ export interface GateContext {
    * null, until the word vectors are loaded (the words-only model answers then).
    */
   meaningOf?: (text: string) => Float32Array | null;
+}
+
+/** What the gate hears through loaded word vectors: relations and meaning of a text. */
+export function wordVectorSenses(
+  words: WordVectors,
+): Required<Pick<GateContext, 'relationsOf' | 'meaningOf'>> {
+  return {
+    relationsOf: (text) => words.relationsFor(text, 0),
+    meaningOf: (text) => meaningFeatures(words, text),
+  };
 }
 
 /** Only the head of a long message is classified (a pasted document is not a question). */

@@ -44,8 +44,14 @@ export interface MemoryReaderDeps {
    * any wording.
    */
   relationsOf?: (text: string) => readonly { relation: string; score: number }[];
-  /** A text's meaning features for the gate's model (GateContext.meaningOf); null until loaded. */
-  meaningOf?: (text: string) => Float32Array | null;
+  /**
+   * A text's meaning features for the gate's model (GateContext.meaningOf), given its relations
+   * when they are at hand; null until the word vectors are loaded.
+   */
+  meaningOf?: (
+    text: string,
+    relations?: readonly { relation: string; score: number }[],
+  ) => Float32Array | null;
   /** Scores passages by closeness to a question (planner.ts PlanInput.rankByMeaning). */
   rankByMeaning?: (question: string, passages: readonly string[]) => number[];
   /** The transcript's head query in memory (store/transcript-head.ts); FTS5 without it. */
@@ -201,7 +207,12 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
       const namesOfAgent = (): GateContext => (agentNames ??= gateContext(agentId));
       const gateFor = (): GateContext => {
         const ctx = namesOfAgent();
-        return relationsOf ? { ...ctx, relationsOf } : ctx;
+        if (!relationsOf) return ctx;
+        const { meaningOf } = deps;
+        // The model's meaning features reuse the relations the rules worked out.
+        return meaningOf
+          ? { ...ctx, relationsOf, meaningOf: (text) => meaningOf(text, relationsOf(text)) }
+          : { ...ctx, relationsOf };
       };
       // The heuristic gate is CPU only (the names it knows are cached): a message that needs
       // no memory, most of them, is answered without a database read. The LLM gate costs a
