@@ -50,6 +50,8 @@ export async function gateBenchContext(): Promise<GateContext> {
       facts: ['User lives in Lisbon', "User's sister is named Ines", 'User has a dog named Pepper'],
       identity: ["User's name is Nora"],
     }),
+    // The relations those facts are typed with.
+    heldRelations: new Set(['lives_in', 'sibling', 'pet']),
     ...wordVectorSenses(words),
   };
 }

@@ -12,7 +12,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gateBenchContext } from '../bench/gate.ts';
 import { gateData } from '../bench/gate-data.ts';
-import { classifyHeuristic, SHIPPED_MODEL } from '../src/main/engine/memory/gate.ts';
+import {
+  classifyHeuristic,
+  type GateContext,
+  SHIPPED_MODEL,
+} from '../src/main/engine/memory/gate.ts';
+import { RELATIONS } from '../src/main/engine/text/relations.ts';
 import {
   type GateModel,
   meaningFeatures,
@@ -47,10 +52,12 @@ if (values.thresholds) {
     probability: (text: string) => number,
     addFrom: number,
     overruleBelow: number,
+    addFromHeld = addFrom,
+    held: GateContext = ctx,
   ) => {
-    const use = { probability, addFrom, overruleBelow };
+    const use = { probability, addFrom, addFromHeld, overruleBelow };
     const given = (set: TrainingExample[]) =>
-      set.filter((e) => classifyHeuristic(e.text, ctx, use) !== 'none').length;
+      set.filter((e) => classifyHeuristic(e.text, held, use) !== 'none').length;
     console.log(
       `${label}: needing memory ${given(needing)}/${needing.length}, unrelated with memory ${given(general)}/${general.length}`,
     );
@@ -89,6 +96,22 @@ if (values.thresholds) {
         );
       }
     }
+  }
+  // A lower threshold where memory holds a fact of the relation asked about, measured as if
+  // memory held every relation: the most unrelated messages it could give memory to.
+  const holdsAll = { ...ctx, heldRelations: new Set(RELATIONS.map((r) => r.name)) };
+  console.log(
+    ` words and meaning, adds from ${SHIPPED_MODEL.addFrom}, overrules below ${SHIPPED_MODEL.overruleBelow}; memory holding every relation`,
+  );
+  for (const addFromHeld of [0.5, 0.7, 0.8, 0.9, 0.95, 0.98]) {
+    line(
+      `  adds from ${addFromHeld} about a relation held`,
+      withMeaning,
+      SHIPPED_MODEL.addFrom,
+      SHIPPED_MODEL.overruleBelow,
+      addFromHeld,
+      holdsAll,
+    );
   }
   process.exit(0);
 }

@@ -5,6 +5,7 @@ import { gateData } from '../../../../bench/gate-data.ts';
 import { loadWordVectors } from '../vector/word-vectors.ts';
 import { ensureWordVectorAsset } from '../../../../test/helpers/word-vectors.ts';
 import { classifyHeuristic, nameSet, SHIPPED_MODEL } from './gate.ts';
+import { RELATIONS } from '../text/relations.ts';
 import {
   gateFeatures,
   MEANING_FEATURES,
@@ -269,16 +270,47 @@ describe('the gate with its model', () => {
     const added = 'reckon you could sort a brekkie that fits my macros';
     const overruled =
       'Draft a short email to my boss asking for a meeting to discuss a pay rise. Keep it confident but not pushy.';
-    const rulesOnly = { probability: () => 0.5, addFrom: 0.98, overruleBelow: 0.02 };
+    const rulesOnly = {
+      probability: () => 0.5,
+      addFrom: 0.98,
+      addFromHeld: 0.98,
+      overruleBelow: 0.02,
+    };
     expect(classifyHeuristic(added, ctx, rulesOnly)).toBe('none');
     expect(classifyHeuristic(overruled, ctx, rulesOnly)).toBe('pinned');
-    const at = (p: number) => ({ probability: () => p, addFrom: 0.9, overruleBelow: 0.2 });
+    const at = (p: number) => ({
+      probability: () => p,
+      addFrom: 0.9,
+      addFromHeld: 0.9,
+      overruleBelow: 0.2,
+    });
     expect(classifyHeuristic(added, ctx, at(0.9))).toBe('pinned');
     expect(classifyHeuristic(added, ctx, at(0.89))).toBe('none');
     expect(classifyHeuristic(overruled, ctx, at(0.19))).toBe('none');
     expect(classifyHeuristic(overruled, ctx, at(0.2))).toBe('pinned');
     // The shipped ones by default.
     expect(classifyHeuristic(added, ctx)).toBe(classifyHeuristic(added, ctx, SHIPPED_MODEL));
+  });
+
+  it('adds from its lower threshold where memory holds a fact of the relation asked about', () => {
+    const added = 'what should I cook tonight that fits how I eat';
+    const heard = { ...ctx, relationsOf: (text: string) => words.relationsFor(text, 0) };
+    const asked = words.relationsFor(added, 0)[0]!.relation;
+    const others = RELATIONS.map((r) => r.name).filter((r) => r !== asked);
+    const use = { probability: () => 0.93, addFrom: 0.98, addFromHeld: 0.9, overruleBelow: 0.02 };
+    expect(classifyHeuristic(added, heard, use)).toBe('none');
+    expect(classifyHeuristic(added, { ...heard, heldRelations: new Set(others) }, use)).toBe(
+      'none',
+    );
+    const holds = { ...heard, heldRelations: new Set([asked]) };
+    expect(classifyHeuristic(added, holds, use)).toBe('pinned');
+    expect(classifyHeuristic(added, holds, { ...use, probability: () => 0.89 })).toBe('none');
+    // Without word meaning, no relation is known to be asked about.
+    expect(classifyHeuristic(added, { ...ctx, heldRelations: new Set([asked]) }, use)).toBe('none');
+    // Not a message in the third person about a topic memory holds.
+    const general = 'what is a good breakfast for someone on a vegan diet';
+    expect(words.relationsFor(general, 0)[0]!.relation).toBe(asked);
+    expect(classifyHeuristic(general, holds, { ...use, probability: () => 0.99 })).toBe('none');
   });
 
   it('hears with meaning once the word vectors are loaded', () => {

@@ -14,6 +14,7 @@ import type {
 import type { Db } from '../store/migrate.ts';
 import { parseJsonList } from '../store/episodes.ts';
 import { getIdentity } from '../store/identity.ts';
+import { heldRelations } from '../store/pinned.ts';
 import {
   memoryPresence,
   memoryVersion,
@@ -123,6 +124,7 @@ export function createMemoryReader(deps: MemoryReaderDeps): MemoryReader {
     });
     return {
       ...ctx,
+      heldRelations: new Set(heldRelations(deps.db, agentId)),
       ...(deps.relationsOf ? { relationsOf: deps.relationsOf } : {}),
       ...(deps.meaningOf ? { meaningOf: deps.meaningOf } : {}),
     };

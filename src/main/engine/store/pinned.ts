@@ -174,6 +174,18 @@ export function factsByRelation(
   return rows.map(toRecord);
 }
 
+/** The relations of the agent's typed facts that are active and in force, each once. */
+export function heldRelations(db: Db, agentId: string): string[] {
+  return (
+    cachedStatement(
+      db,
+      `SELECT DISTINCT relation FROM pinned_facts
+        WHERE agent_id = ? AND relation IS NOT NULL
+          AND status = 'active' AND superseded_at IS NULL`,
+    ).all(agentId) as { relation: string }[]
+  ).map((r) => r.relation);
+}
+
 /**
  * The agent's facts about the user themself (typed with subject "user", or free text in the
  * distiller's "User ..." form), active and in force, most salient first: what the read path

@@ -2,7 +2,13 @@
 // search or injection (DESIGN §6).
 import { describe, expect, it } from 'vitest';
 import { databasePerTest } from '../../../../test/helpers/database-per-test.ts';
-import { factsByRelation, insertPinned, listPinned, supersedePinned } from './pinned.ts';
+import {
+  factsByRelation,
+  heldRelations,
+  insertPinned,
+  listPinned,
+  supersedePinned,
+} from './pinned.ts';
 import { getRowsByIds, memoryPresence, searchFts, searchLike, topPinnedFacts } from './search.ts';
 
 const freshDb = databasePerTest();
@@ -46,6 +52,7 @@ describe('superseded facts', () => {
     expect([...getRowsByIds(db, 'pinned', 'a', [berlin, lisbon]).keys()]).toEqual([lisbon]);
     expect(topPinnedFacts(db, 'a', 10).map((h) => h.id)).toEqual([lisbon]);
     expect(factsByRelation(db, 'a', ['lives_in']).map((f) => f.id)).toEqual([lisbon]);
+    expect(heldRelations(db, 'a')).toEqual(['lives_in']);
     const list = (history: boolean) =>
       listPinned(db, {
         agentId: 'a',
@@ -63,6 +70,7 @@ describe('superseded facts', () => {
 
     supersedePinned(db, 'a', [lisbon], 4, 5);
     expect(memoryPresence(db, 'a').pinned).toBe(false);
+    expect(heldRelations(db, 'a')).toEqual([]);
   });
 
   it('factsByRelation lists the newest first, this agent only', () => {
@@ -73,5 +81,23 @@ describe('superseded facts', () => {
     ]);
     expect(factsByRelation(db, 'b', ['lives_in'])).toEqual([]);
     expect(factsByRelation(db, 'a', [])).toEqual([]);
+  });
+
+  it('heldRelations names each relation in force once, this agent only, not free-text facts', () => {
+    const { db } = setup();
+    insertPinned(
+      db,
+      {
+        agentId: 'a',
+        content: 'User likes long walks',
+        salience: 0.5,
+        tags: [],
+        pinnedByUser: false,
+        sourceEpisodeId: null,
+      },
+      3,
+    );
+    expect(heldRelations(db, 'a')).toEqual(['lives_in']);
+    expect(heldRelations(db, 'b')).toEqual([]);
   });
 });
