@@ -292,7 +292,7 @@ describe('the gate with its model', () => {
     expect(classifyHeuristic(added, ctx)).toBe(classifyHeuristic(added, ctx, SHIPPED_MODEL));
   });
 
-  it('adds from its lower threshold where memory holds a fact of the relation asked about', () => {
+  it('lets the model decide from its own threshold where memory holds the relation asked about', () => {
     const added = 'what should I cook tonight that fits how I eat';
     const heard = { ...ctx, relationsOf: (text: string) => words.relationsFor(text, 0) };
     const asked = words.relationsFor(added, 0)[0]!.relation;
@@ -307,10 +307,22 @@ describe('the gate with its model', () => {
     expect(classifyHeuristic(added, holds, { ...use, probability: () => 0.89 })).toBe('none');
     // Without word meaning, no relation is known to be asked about.
     expect(classifyHeuristic(added, { ...ctx, heldRelations: new Set([asked]) }, use)).toBe('none');
-    // Not a message in the third person about a topic memory holds.
-    const general = 'what is a good breakfast for someone on a vegan diet';
-    expect(words.relationsFor(general, 0)[0]!.relation).toBe(asked);
-    expect(classifyHeuristic(general, holds, { ...use, probability: () => 0.99 })).toBe('none');
+    // Said without "I", a message about a relation memory holds is the model's to decide too;
+    // about one it does not hold, the rules' alone.
+    const unsaid = 'what is a good breakfast for someone on a vegan diet';
+    expect(words.relationsFor(unsaid, 0)[0]!.relation).toBe(asked);
+    expect(classifyHeuristic(unsaid, holds, use)).toBe('pinned');
+    expect(classifyHeuristic(unsaid, holds, { ...use, probability: () => 0.89 })).toBe('none');
+    expect(classifyHeuristic(unsaid, heard, { ...use, probability: () => 0.99 })).toBe('none');
+    // The shipped model hears that one as a general question.
+    expect(classifyHeuristic(unsaid, holds)).toBe('none');
+    // Code is never the model's to give memory to.
+    const code = 'def vegan_diet(meals): return [m for m in meals if m.vegan]';
+    expect(words.relationsFor(code, 0)[0]!.relation).toBe(asked);
+    expect(classifyHeuristic(code, holds, { ...use, probability: () => 1 })).toBe('none');
+    expect(
+      classifyHeuristic(code.replace('def', 'the'), holds, { ...use, probability: () => 1 }),
+    ).toBe('pinned');
   });
 
   it('hears with meaning once the word vectors are loaded', () => {
