@@ -112,6 +112,8 @@ export const PARAPHRASE_DATA_SETS = [
   'paraphrase-43.json',
   'paraphrase-44.json',
   'paraphrase-45.json',
+  'paraphrase-46.json',
+  'paraphrase-47.json',
 ].map((f) => join(import.meta.dirname, 'data', f));
 
 export function loadParaphraseData(path = PARAPHRASE_DATA_PATH): ParaphraseData {

@@ -248,9 +248,9 @@ describe('the gate with its model', () => {
   });
 
   it('overrules the rules for facts when all but sure a message needs nothing of its writer', () => {
-    // Dev messages that bring what they need; the rules read "my son", "my boss", "my mum".
+    // Dev messages that bring what they need; the rules read "my flatmate", "my mum", "my brother".
     for (const message of [
-      'Draft a short email to my boss asking for a meeting to discuss a pay rise. Keep it confident but not pushy.',
+      'Help me draft a text to my flatmate asking him to stop leaving dishes in the sink, without sounding passive-aggressive',
       'My mum has just been diagnosed with type 2 diabetes. What kinds of meals are good to cook for her?',
       'My younger brother just got into university for engineering 🎉 write him a congratulations message, something funny but proud',
     ]) {
@@ -330,14 +330,14 @@ describe('the gate with its model', () => {
     // way round for messages that bring what they need.
     const heard = { ...ctx, meaningOf: (text: string) => meaningFeatures(words, text) };
     for (const message of [
-      'Can you make me a 12 week plan towards my big ride in spring? I have max 8 hours in a week',
-      "cereal that wont send me levels through the roof? tracy's bought frosties again ffs",
+      'help me make a revision timetable round my shifts and training',
+      'I want to take the family to the coast in December — how many rooms should I book for all of us?',
     ]) {
       expect(classifyHeuristic(message, ctx), message).toBe('none');
       expect(classifyHeuristic(message, heard), message).toBe('pinned');
     }
     for (const message of [
-      'Make a chore chart for my three kids aged 6, 9 and 13',
+      'Write a short apology text to my sister for missing her birthday dinner because I was stuck at work.',
       'Write an apology text to my friend for missing her birthday dinner because I was stuck at work',
     ]) {
       expect(classifyHeuristic(message, ctx), message).toBe('pinned');
@@ -345,7 +345,8 @@ describe('the gate with its model', () => {
     }
     // Vectors not loaded yet: the words alone answer.
     const loading = { ...ctx, meaningOf: () => null };
-    const message = 'Make a chore chart for my three kids aged 6, 9 and 13';
+    const message =
+      'Write an apology text to my friend for missing her birthday dinner because I was stuck at work';
     expect(classifyHeuristic(message, loading)).toBe('pinned');
   });
 
