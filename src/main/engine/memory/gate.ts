@@ -35,9 +35,9 @@ export interface GateContext {
    */
   meaningOf?: (text: string) => Float32Array | null;
   /**
-   * The relations of the typed facts memory holds in force for this agent (lives_in, has_pet,
-   * ...). A first-person message about one of them is likelier to need memory than one about
-   * a topic memory knows nothing of: the model's threshold to add memory is lower for it.
+   * The relations of the typed facts memory holds in force for this agent (lives_in, pet, ...).
+   * A message about one of them is likelier to need memory than one about a topic memory knows
+   * nothing of: the model may add memory to it without "I" in it, at GateModelUse.addFromHeld.
    */
   heldRelations?: ReadonlySet<string>;
 }
@@ -803,8 +803,8 @@ export function classifyHeuristic(
   // my macros"). Not where the rules saw a general question (how such things go, with theirs as
   // the example), not code, not material the message points at ("where am I going wrong with
   // this recursion?"). Where memory holds a fact of the relation the message asks about, the
-  // model decides alone, from a lower probability: said without "I" ("the farm dog's name?")
-  // or with the user's own as an example, such a message is likelier theirs than not.
+  // model decides alone, at its own threshold: said without "I" ("the farm dog's name?") or
+  // with the user's own as an example, such a message may still be about the user's own.
   const held = asksAboutHeldRelation(head, ctx);
   if (
     (held || (!seen.general && speaksOfThemselves(head))) &&
@@ -843,6 +843,10 @@ function byRules(message: string, ctx: GateContext, seen: Seen): MemorySection {
  * fillin in a form"). Without any of it, the model adds no memory.
  */
 const DIALECT_FIRST_PERSON = /\b(?:ma|mah|mi|masel|mysel|oor|wor)\b/iu;
+function speaksOfThemselves(text: string): boolean {
+  return FIRST_PERSON.test(text) || DIALECT_FIRST_PERSON.test(text) || KIN_POSSESSIVE.test(text);
+}
+
 /** The message's clearest relation (by word meaning) is one memory holds a fact of. */
 function asksAboutHeldRelation(head: string, ctx: GateContext): boolean {
   if (!ctx.heldRelations?.size || !ctx.relationsOf) return false;
@@ -852,10 +856,6 @@ function asksAboutHeldRelation(head: string, ctx: GateContext): boolean {
     best.score >= LIFE_MIN_RELATION_SCORE &&
     ctx.heldRelations.has(best.relation)
   );
-}
-
-function speaksOfThemselves(text: string): boolean {
-  return FIRST_PERSON.test(text) || DIALECT_FIRST_PERSON.test(text) || KIN_POSSESSIVE.test(text);
 }
 
 /** How the gate uses its model: its probabilities and the two thresholds. */
